@@ -1,0 +1,104 @@
+// Read-only access to the bundled documents for the docs builder: the landing page takes its servers,
+// examples, limits and events from here, so it cannot drift from the reference pages built from the same files.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { groups, type Group } from './groups.js';
+
+// The bundles are plain JSON; the builder reads them loosely and fails loudly when a fact it needs is missing.
+export type Node = Record<string, any>;
+
+export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+export const bundlePath = (group: Group) => `${repoRoot}generated/${group}/openapi.json`;
+
+export function loadBundles(): Record<Group, Node> {
+  return Object.fromEntries(groups.map((g) => [g, JSON.parse(readFileSync(bundlePath(g), 'utf8')) as Node])) as Record<Group, Node>;
+}
+
+export function deref(doc: Node, node: any): any {
+  let n = node;
+  while (n && typeof n.$ref === 'string') {
+    n = (n.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return n;
+}
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export interface Operation {
+  method: string;
+  path: string;
+  op: Node;
+}
+
+export function operationsOf(doc: Node): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, raw] of Object.entries<Node>(doc.paths ?? {})) {
+    const item = deref(doc, raw);
+    for (const method of httpMethods) if (item[method]) out.push({ method, path, op: item[method] });
+  }
+  return out;
+}
+
+export function operationById(doc: Node, operationId: string): Operation {
+  const found = operationsOf(doc).find((o) => o.op.operationId === operationId);
+  if (!found) throw new Error(`the contract has no operation ${operationId}`);
+  return found;
+}
+
+function firstExample(doc: Node, holder: Node | undefined): unknown {
+  if (!holder) return undefined;
+  if ('example' in holder) return holder.example;
+  const first = Object.values<Node>(holder.examples ?? {})[0];
+  return first === undefined ? undefined : deref(doc, first).value;
+}
+
+/** The first JSON request example of an operation (throws when there is none: the docs show real bodies only). */
+export function requestExample(doc: Node, o: Operation): unknown {
+  const example = firstExample(doc, deref(doc, o.op.requestBody)?.content?.['application/json']);
+  if (example === undefined) throw new Error(`${o.op.operationId} has no JSON request example`);
+  return example;
+}
+
+/** The lowest 2xx status of an operation and its first JSON example (undefined for a bodiless response). */
+export function successExample(doc: Node, o: Operation): { status: number; example: unknown } {
+  const status = Object.keys(o.op.responses ?? {})
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number)
+    .sort((a, b) => a - b)[0];
+  if (status === undefined) throw new Error(`${o.op.operationId} documents no success response`);
+  const content = deref(doc, o.op.responses[String(status)])?.content ?? {};
+  const media = content['application/json'] ?? Object.values<Node>(content)[0];
+  return { status, example: firstExample(doc, media) };
+}
+
+/** A parameter's example value (its own, else its schema's). */
+export function parameterExample(doc: Node, o: Operation, name: string): unknown {
+  const param = (o.op.parameters ?? []).map((p: Node) => deref(doc, p)).find((p: Node) => p.name === name);
+  if (!param) throw new Error(`${o.op.operationId} has no parameter ${name}`);
+  return firstExample(doc, param) ?? deref(doc, param.schema)?.example;
+}
+
+/** The schema of a component by name, with $refs followed. */
+export function schema(doc: Node, name: string): Node {
+  const found = doc.components?.schemas?.[name];
+  if (!found) throw new Error(`the contract has no schema ${name}`);
+  return deref(doc, found);
+}
+
+/** A property of a component schema, $refs followed and its own annotations (description) kept on top. */
+export function property(doc: Node, schemaName: string, prop: string): Node {
+  const raw = schema(doc, schemaName).properties?.[prop];
+  if (!raw) throw new Error(`schema ${schemaName} has no property ${prop}`);
+  const { $ref: _ref, ...own } = raw as Node;
+  return { ...deref(doc, raw), ...own };
+}
+
+/** A sentence of a description that states a limit, so the page quotes the contract rather than restating it. */
+export function sentenceContaining(text: string | undefined, needle: RegExp): string {
+  const sentence = (text ?? '').split(/(?<=\.)\s+/).find((s) => needle.test(s));
+  if (!sentence) throw new Error(`the contract no longer says ${needle}`);
+  return sentence;
+}

@@ -1,0 +1,38 @@
+// `npm run lint`: Redocly (recommended-strict plus redocly.yaml's rules) over the hand-written documents, then
+// Spectral's OWASP API Security ruleset (.spectral.yaml) over fresh bundles of them. Any problem, even a
+// warning, fails. Bundles go to node_modules/payout-lint/ so .spectral.yaml's override globs match them.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { groups } from './groups.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+
+function step(title: string, command: string, args: string[]): void {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${title} failed.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+step('Redocly lint (recommended-strict)', bin('redocly'), ['lint', '--format=stylish', ...groups]);
+const out = join(root, 'node_modules/payout-lint');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+for (const group of groups) {
+  const result = spawnSync(bin('redocly'), ['bundle', group, '-o', join(out, `${group}.json`)], { cwd: root, env, encoding: 'utf8' });
+  if (result.status !== 0) {
+    console.error(result.stderr);
+    process.exit(1);
+  }
+}
+step(
+  'Spectral (OWASP API Security Top 10, 2023)',
+  bin('spectral'),
+  ['lint', '--ruleset', '.spectral.yaml', '--fail-severity=warn', ...groups.map((g) => `node_modules/payout-lint/${g}.json`)],
+);
+console.log('\n✔ The contract lints clean.');
