@@ -1,0 +1,80 @@
+// Merchants, partners and their client credentials: what the admin CLI provisions and what the token
+// operations check. A secret is returned once, by the call that creates or rotates it.
+import type { Store } from '../store/database.js';
+import { hashSecret, newClientId, newClientSecret, secretMatches, type ClientKind } from './client-secrets.js';
+import type { Principal } from './principal.js';
+
+export interface IssuedCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export class Credentials {
+  constructor(private readonly store: Store) {}
+
+  async createMerchant(name: string): Promise<{ merchantId: number } & IssuedCredentials> {
+    return this.store.db.transaction().execute(async (trx) => {
+      const { id } = await trx.insertInto('merchants').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+      const credentials = await this.addClient(trx, 'merchant', Number(id));
+      return { merchantId: Number(id), ...credentials };
+    });
+  }
+
+  async createPartner(name: string): Promise<{ partnerId: number } & IssuedCredentials> {
+    return this.store.db.transaction().execute(async (trx) => {
+      const { id } = await trx.insertInto('partners').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+      const credentials = await this.addClient(trx, 'partner', Number(id));
+      return { partnerId: Number(id), ...credentials };
+    });
+  }
+
+  /** Links a merchant to a partner (idempotent). False when either does not exist. */
+  async link(partnerId: number, merchantId: number): Promise<boolean> {
+    const [partner, merchant] = await Promise.all([
+      this.store.db.selectFrom('partners').select('id').where('id', '=', partnerId).executeTakeFirst(),
+      this.store.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst(),
+    ]);
+    if (!partner || !merchant) return false;
+    await this.store.db
+      .insertInto('partner_merchants')
+      .values({ partner_id: partnerId, merchant_id: merchantId, linked_at: Date.now() })
+      .onConflict((oc) => oc.columns(['partner_id', 'merchant_id']).doNothing())
+      .execute();
+    return true;
+  }
+
+  /** Revokes the client's secret and issues a new one under the same Client ID; undefined when unknown. */
+  async rotateSecret(clientId: string): Promise<IssuedCredentials | undefined> {
+    const clientSecret = newClientSecret();
+    const result = await this.store.db
+      .updateTable('api_clients')
+      .set({ secret_hash: hashSecret(clientSecret) })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? { clientId, clientSecret } : undefined;
+  }
+
+  /** The owner of a Client ID and Client Secret of the given kind, or undefined (which one was wrong stays untold). */
+  async authenticate(kind: ClientKind, clientId: string, clientSecret: string): Promise<Principal | undefined> {
+    const row = await this.store.db
+      .selectFrom('api_clients')
+      .select(['secret_hash', 'owner_id'])
+      .where('client_id', '=', clientId)
+      .where('owner_kind', '=', kind)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row || !secretMatches(clientSecret, row.secret_hash)) return undefined;
+    return kind === 'merchant' ? { kind, merchantId: Number(row.owner_id), clientId } : { kind, partnerId: Number(row.owner_id), clientId };
+  }
+
+  private async addClient(trx: Pick<Store['db'], 'insertInto'>, kind: ClientKind, ownerId: number): Promise<IssuedCredentials> {
+    const clientId = newClientId(kind);
+    const clientSecret = newClientSecret();
+    await trx
+      .insertInto('api_clients')
+      .values({ client_id: clientId, secret_hash: hashSecret(clientSecret), owner_kind: kind, owner_id: ownerId, created_at: Date.now(), revoked_at: null })
+      .execute();
+    return { clientId, clientSecret };
+  }
+}

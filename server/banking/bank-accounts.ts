@@ -1,0 +1,92 @@
+// Deposit accounts of a business: opened only for an active, approved business, in USD, at a zero
+// balance. A funding account (fundingAccountNumber) covers the new account's shortfalls (transfers.ts);
+// a preset number is the caller's choice, otherwise the bank assigns a random 12-digit one.
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { components } from '../../generated/banking/schema.js';
+import { Problem, bodyField } from '../http/problem.js';
+import type { Store } from '../store/database.js';
+import type { StoredResponse } from '../store/idempotency.js';
+import type { Database } from '../store/schema.js';
+import { conflictOn, idempotent } from './idempotent.js';
+import { findAccount, findBusiness, pathParam } from './lookups.js';
+import { toAccount, toBalance, type Account, type Balance } from './views.js';
+
+type Schemas = components['schemas'];
+
+const numberIndex = { name: 'banking_accounts_number', columns: 'banking_accounts.account_number' };
+const numberTaken = () => new Problem('conflict', 'The bank already uses this account number.', { errors: [bodyField('presetAccountNumber', 'already in use')] });
+
+/** A free 12-digit number, not starting with 0. The unique index still guards the (unlikely) race. */
+async function assignNumber(db: Kysely<Database>): Promise<string> {
+  for (;;) {
+    const candidate = String(randomInt(1, 10)) + String(randomInt(0, 100_000)).padStart(5, '0') + String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const taken = await db.selectFrom('banking_accounts').select('id').where('account_number', '=', candidate).executeTakeFirst();
+    if (!taken) return candidate;
+  }
+}
+
+export class BankAccounts {
+  constructor(private readonly store: Store) {}
+
+  async create(merchantId: number, businessId: number, body: Schemas['AccountCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Account>> {
+    const request = { businessId, ...body };
+    return conflictOn(numberIndex, numberTaken, () =>
+      idempotent(this.store, { merchantId, operationId: 'createAccount', key: idempotencyKey, request }, async (trx) => {
+        const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
+        if (business.status !== 'active' || business.verification_status !== 'approved') {
+          const why = business.status !== 'active' ? `is ${business.status}` : `has verificationStatus ${business.verification_status}`;
+          throw new Problem('business-rule', `Business ${businessId} ${why}; accounts open only for an active business whose verification is approved.`, {
+            errors: [pathParam('businessId', 'business not verified')],
+          });
+        }
+        let fundingAccountId: number | null = null;
+        if (body.fundingAccountNumber) {
+          const funding = await trx
+            .selectFrom('banking_accounts')
+            .select('id')
+            .where('account_number', '=', body.fundingAccountNumber)
+            .where('business_id', '=', businessId)
+            .where('status', '=', 'active')
+            .where('currency', '=', 'USD')
+            .executeTakeFirst();
+          if (!funding) {
+            throw new Problem('business-rule', 'The funding account number is not an active USD account of this business.', {
+              errors: [bodyField('fundingAccountNumber', 'not an active account of this business')],
+            });
+          }
+          fundingAccountId = Number(funding.id);
+        }
+        if (body.presetAccountNumber) {
+          const taken = await trx.selectFrom('banking_accounts').select('id').where('account_number', '=', body.presetAccountNumber).executeTakeFirst();
+          if (taken) throw numberTaken();
+        }
+        const accountType = body.accountType ?? 'CHECKING';
+        const now = Date.now();
+        const row = await trx
+          .insertInto('banking_accounts')
+          .values({
+            business_id: businessId,
+            merchant_id: merchantId,
+            account_name: body.accountName ?? `${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`.slice(0, 100),
+            account_type: accountType,
+            account_number: body.presetAccountNumber ?? (await assignNumber(trx)),
+            funding_account_id: fundingAccountId,
+            currency: 'USD',
+            status: 'active',
+            ledger_minor: 0,
+            available_minor: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: toAccount(row) };
+      }),
+    );
+  }
+
+  async balance(merchantId: number, accountId: number): Promise<Balance> {
+    return toBalance(await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account')));
+  }
+}

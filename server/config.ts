@@ -1,0 +1,49 @@
+// Configuration, all from the environment (documented in the README). Unset means the embedded default.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  sandboxStepMs: number;
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  validateResponses: boolean;
+  runWorkers: boolean;
+  docsDir: string;
+}
+
+const root = new URL('..', import.meta.url).pathname;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}; got "${raw}".`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!['true', 'false'].includes(raw)) throw new Error(`${name} must be true or false; got "${raw}".`);
+  return raw === 'true';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || resolve(root, 'data/payouts.sqlite'),
+    sandboxStepMs: integer(env, 'SANDBOX_STEP_MS', 2000),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100),
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1),
+    validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
+    runWorkers: flag(env, 'RUN_WORKERS', true),
+    docsDir: resolve(root, 'docs/dist'),
+  };
+}

@@ -1,0 +1,20 @@
+// Group E, the counterparty and payment-request API: counterparties (payees with ACH or wire details) of
+// linked merchants, payment requests (the same operation as group C's) and the payment history search.
+import type { OperationId } from '../../../generated/counterparty/routes.js';
+import type { operations } from '../../../generated/counterparty/schema.js';
+import { issueTokenFor } from '../../auth/token-operations.js';
+import type { GroupHandlers } from '../../http/operation-handler.js';
+import { partnerOf, type RequestContext } from '../../http/request-context.js';
+import type { Services } from '../../services.js';
+import { partnerHandlers } from '../partner/handlers.js';
+
+export type CounterpartyHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+
+export function counterpartyHandlers(s: Services): CounterpartyHandlers {
+  return {
+    generateCounterpartyToken: ({ body, context }) => issueTokenFor(s, 'partner', body.clientId, body.clientSecret, context),
+    createCounterparty: async ({ body, context }) => ({ status: 201, body: await s.recipients.createCounterparty(partnerOf(context), body) }),
+    createPaymentRequest: partnerHandlers(s).createPaymentRequest,
+    searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body) }),
+  };
+}

@@ -1,0 +1,55 @@
+// Group A, the merchant payout API: one handler per operation of generated/merchant/routes.ts. The merchant
+// is always the token's; handlers only translate between the contract and the services.
+import type { OperationId } from '../../../generated/merchant/routes.js';
+import type { operations } from '../../../generated/merchant/schema.js';
+import { issueTokenFor } from '../../auth/token-operations.js';
+import type { GroupHandlers } from '../../http/operation-handler.js';
+import { merchantOf, type RequestContext } from '../../http/request-context.js';
+import type { Services } from '../../services.js';
+
+export type MerchantHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+
+export function merchantHandlers(s: Services): MerchantHandlers {
+  return {
+    issueToken: ({ body, context }) => issueTokenFor(s, 'merchant', body.client_id, body.client_secret, context),
+
+    createPayee: async ({ body, context }) => {
+      const payee = await s.payees.create(merchantOf(context), body);
+      return { status: 201, body: payee, headers: { Location: `/v1/payees/${payee.id}` } };
+    },
+    getPayee: async ({ params, context }) => ({ status: 200, body: await s.payees.get(merchantOf(context), params.id) }),
+    updatePayee: async ({ params, body, context }) => ({ status: 200, body: await s.payees.update(merchantOf(context), params.id, body) }),
+    listPayees: async ({ body, context }) => ({ status: 200, body: await s.payees.list(merchantOf(context), body) }),
+
+    createPayeeAccount: async ({ params, body, context }) => {
+      const id = await s.accounts.create(merchantOf(context), params.id, body);
+      return { status: 201, body: { PayeeAccountId: id }, headers: { Location: `/v1/payees/${params.id}/accounts/${id}` } };
+    },
+    listPayeeAccounts: async ({ params, context }) => ({ status: 200, body: await s.accounts.list(merchantOf(context), params.id) }),
+    getPayeeAccount: async ({ params, context }) => ({ status: 200, body: await s.accounts.get(merchantOf(context), params.id, params.account_id) }),
+    updatePayeeAccount: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.accounts.update(merchantOf(context), params.id, params.account_id, body),
+    }),
+    disablePayeeAccount: async ({ params, context }) => {
+      await s.accounts.disable(merchantOf(context), params.id, params.account_id);
+      return { status: 200, body: { accountId: params.account_id, message: `Payee account ${params.account_id} is disabled.` } };
+    },
+
+    createPayout: async ({ body, headers, context }) => {
+      const result = await s.payouts.create(merchantOf(context), body, headers['idempotency-key']);
+      const replay: Record<string, string> = result.replayed ? { 'Idempotent-Replayed': 'true' } : {};
+      return { status: 202, body: result.body, headers: { Location: `/v1/payouts/${result.body.PayoutUniqueReference}`, ...replay } };
+    },
+    listPayouts: async ({ query, context }) => ({ status: 200, body: await s.payouts.list(merchantOf(context), query) }),
+    getPayout: async ({ params, context }) => ({ status: 200, body: await s.payouts.get(merchantOf(context), params.PayoutUniqueReference) }),
+    cancelPayout: async ({ params, context }) => ({ status: 200, body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference) }),
+
+    createWebhook: async ({ body, context }) => ({ status: 201, body: await s.webhooks.create(merchantOf(context), body) }),
+    listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOf(context)) }),
+    deleteWebhook: async ({ query, context }) => {
+      await s.webhooks.remove(merchantOf(context), query.id);
+      return { status: 204 };
+    },
+  };
+}

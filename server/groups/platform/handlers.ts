@@ -1,0 +1,27 @@
+// Group B, the payout platform API: the same payees and payouts as group A, so the same handlers (the
+// shared path items make the types identical, and tsc checks that they are), plus the fee preview.
+import type { OperationId } from '../../../generated/platform/routes.js';
+import type { operations } from '../../../generated/platform/schema.js';
+import { calculateFee } from '../../fees/fee-calculator.js';
+import type { GroupHandlers } from '../../http/operation-handler.js';
+import { merchantOf, type RequestContext } from '../../http/request-context.js';
+import type { Services } from '../../services.js';
+import { merchantHandlers } from '../merchant/handlers.js';
+
+export type PlatformHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+
+export function platformHandlers(s: Services): PlatformHandlers {
+  const a = merchantHandlers(s);
+  return {
+    issueToken: a.issueToken,
+    createPayee: a.createPayee,
+    getPayee: a.getPayee,
+    listPayees: a.listPayees,
+    createPayout: a.createPayout,
+    listPayouts: a.listPayouts,
+    calculateFees: async ({ body, context }) => {
+      merchantOf(context);
+      return { status: 200, body: calculateFee(body) };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The groups the service serves, in mounting order: each with its bundled document, generated route
+// table, handlers and security. C and E share POST /finance/v1/payment_request: the first mounted answers.
+import { readFileSync } from 'node:fs';
+import type { Request } from 'express';
+import * as merchantRoutes from '../../generated/merchant/routes.js';
+import * as platformRoutes from '../../generated/platform/routes.js';
+import * as bankingRoutes from '../../generated/banking/routes.js';
+import * as partnerRoutes from '../../generated/partner/routes.js';
+import * as counterpartyRoutes from '../../generated/counterparty/routes.js';
+import type { Group } from '../../scripts/groups.js';
+import type { GroupMount } from '../http/mount-group.js';
+import type { OperationHandler } from '../http/operation-handler.js';
+import { Problem } from '../http/problem.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
+import type { Services } from '../services.js';
+import { merchantHandlers } from './merchant/handlers.js';
+import { platformHandlers } from './platform/handlers.js';
+import { bankingHandlers } from './banking/handlers.js';
+import { partnerHandlers } from './partner/handlers.js';
+import { counterpartyHandlers } from './counterparty/handlers.js';
+
+export function loadDocument(group: Group): object {
+  return JSON.parse(readFileSync(new URL(`../../generated/${group}/openapi.json`, import.meta.url), 'utf8')) as object;
+}
+
+type Authenticate = (req: Request) => Promise<RequestContext>;
+
+function authenticators(s: Services): { merchant: Authenticate; partner: Authenticate } {
+  return {
+    merchant: async (req) => {
+      const principal = await s.tokens.verify(req.headers.authorization);
+      if (principal.kind !== 'merchant') throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
+      return contextOf(req, principal);
+    },
+    partner: async (req) => {
+      const principal = await s.tokens.verify(req.headers.authorization);
+      if (principal.kind !== 'partner') throw new Problem('forbidden', 'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.');
+      return contextOf(req, principal);
+    },
+  };
+}
+
+type Handlers = Readonly<Record<string, OperationHandler<never, RequestContext>>>;
+
+export function groupMounts(s: Services, validateResponses: boolean): (GroupMount<RequestContext> & { group: Group })[] {
+  const auth = authenticators(s);
+  const anonymous = (req: Request) => contextOf(req);
+  // Mounting order: the first group that documents a path answers it (C before E for payment_request).
+  const table = [
+    ['merchant', merchantRoutes, merchantHandlers(s), { MerchantOAuth: auth.merchant }],
+    ['platform', platformRoutes, platformHandlers(s), { MerchantOAuth: auth.merchant }],
+    ['banking', bankingRoutes, bankingHandlers(s), { BankingJWT: auth.merchant }],
+    ['partner', partnerRoutes, partnerHandlers(s), { PartnerJWT: auth.partner }],
+    ['counterparty', counterpartyRoutes, counterpartyHandlers(s), { PartnerJWT: auth.partner }],
+  ] as const;
+  return table.map(([group, routeTable, handlers, security]) => ({
+    group,
+    document: loadDocument(group),
+    basePath: routeTable.basePath,
+    routes: routeTable.routes,
+    handlers: handlers as unknown as Handlers,
+    security,
+    anonymous,
+    validateResponses,
+  }));
+}

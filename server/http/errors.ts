@@ -1,0 +1,94 @@
+// Turns every failure into an RFC 9457 problem response: thrown Problems, express-openapi-validator errors
+// (with the fields at fault), body-parser errors, and anything unexpected (500, logged, no stack trace out).
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { Problem, type FieldError } from './problem.js';
+import { requestIdOf } from './request-id.js';
+
+interface ValidatorError {
+  status?: number;
+  message?: string;
+  errors?: { path?: string; message?: string }[];
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+/** Problems raised inside a security handler, which express-openapi-validator re-wraps; kept to answer with. */
+export const authProblems = new WeakMap<Request, Problem>();
+
+/** `/body/address/city` → pointer `#/address/city`; `/query/PageSize` → parameter; `/headers/x` → header.
+ * Names and messages can echo what the caller sent (an unknown parameter's name); they are cut to what the
+ * contract's ProblemFieldError allows, so that a hostile request still gets a conforming problem. */
+function fieldOf(path: string, message: string): FieldError {
+  const [, where = '', ...rest] = path.split('/');
+  const name = rest.join('/');
+  const detail = message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500) || 'is not valid';
+  const safe = (allowed: RegExp) => name.replace(allowed, '_').slice(0, 100) || '_';
+  if (where === 'body') return { pointer: `#${name ? `/${name}` : ''}`.slice(0, 500), detail };
+  if (where === 'headers') return { header: safe(/[^A-Za-z0-9-]/g), detail };
+  if (where === 'query' || where === 'params' || where === 'path') return { parameter: safe(/[^A-Za-z0-9_.-]/g), detail };
+  return { pointer: '#', detail };
+}
+
+/** The request path as the problem's `instance`: a valid URI reference of at most 2,048 characters, however
+ * the caller spelled it (stray `%`, characters a URI may not hold). */
+function instanceOf(path: string): string {
+  const encoded = path.replace(/%(?![0-9A-Fa-f]{2})/g, '%25').replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
+  return encoded.length <= 2048 ? encoded : encoded.slice(0, 2048).replace(/%[0-9A-Fa-f]?$/, '');
+}
+
+function fromValidator(err: ValidatorError, req: Request): Problem {
+  switch (err.status) {
+    case 400: {
+      // Ajv reports a failed if/then both as the missing fields and as 'must match "then" schema'; the first is enough.
+      const errors = (err.errors ?? [])
+        .filter((e) => !/^must match "(then|else)" schema$/.test(e.message ?? ''))
+        .map((e) => fieldOf(e.path ?? '', e.message ?? 'is not valid'));
+      const n = errors.length;
+      return new Problem('validation-error', `The request has ${n} invalid field${n === 1 ? '' : 's'}.`, { errors });
+    }
+    case 401:
+      return new Problem('unauthorized', 'Send an access token in the Authorization header as \'Bearer <token>\'.', {
+        error: 'invalid_token',
+        headers: { 'WWW-Authenticate': 'Bearer realm="payouts"' },
+      });
+    case 404:
+      return new Problem('not-found', `No operation at ${req.method} ${req.path}.`);
+    case 405:
+      return new Problem('method-not-allowed', `${req.path} does not support ${req.method}.`);
+    case 413:
+      return new Problem('payload-too-large', 'Request bodies are limited to 1048576 bytes.');
+    case 415:
+      return new Problem('unsupported-media-type', `${req.headers['content-type'] ?? 'No content type'} is not accepted here; send application/json.`);
+    default:
+      return new Problem('internal-error', 'The failure was logged with this request\'s id.');
+  }
+}
+
+export function sendProblem(res: Response, req: Request, problem: Problem): void {
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(problem.extra.headers ?? {})) res.setHeader(name, value);
+  const body = problem.body(instanceOf(req.originalUrl.split('?')[0] ?? '/'), requestIdOf(res));
+  // The contract bounds these: a 100-field list and a 2,000-character detail (which may quote the path).
+  if (body.errors) body.errors = body.errors.slice(0, 100);
+  body.detail = body.detail.slice(0, 2000);
+  res.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+export const notFound: RequestHandler = (req, res) => {
+  sendProblem(res, req, new Problem('not-found', `No operation at ${req.method} ${req.path}.`));
+};
+
+export function problemHandler(log: (entry: Record<string, unknown>, message: string) => void): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const e = err as ValidatorError & Error;
+    let problem: Problem;
+    if (err instanceof Problem) problem = err;
+    else if (authProblems.has(req)) problem = authProblems.get(req)!;
+    else if (e?.type === 'entity.parse.failed') problem = new Problem('malformed-json', 'The request body could not be parsed as JSON.');
+    else if (e?.type === 'entity.too.large') problem = new Problem('payload-too-large', 'Request bodies are limited to 1048576 bytes.');
+    else if (typeof e?.status === 'number' && e.status < 500) problem = fromValidator(e, req);
+    else problem = new Problem('internal-error', 'The failure was logged with this request\'s id.');
+    if (problem.status >= 500) log({ err: { message: e?.message, stack: e?.stack, errors: e?.errors }, path: req.path }, 'request failed');
+    sendProblem(res, req, problem);
+  };
+}

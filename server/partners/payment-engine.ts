@@ -1,0 +1,56 @@
+// Moves partner payments through the payout states on the sandbox rail, as the payout engine moves
+// payouts: one compare-and-set per step, each step recorded in the payment's status history; the post
+// date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
+import type { Logger } from 'pino';
+import type { PayoutRail } from '../payouts/sandbox-rail.js';
+import { finalStates } from '../payouts/transitions.js';
+import type { Store } from '../store/database.js';
+import { PollingWorker } from '../workers/polling-worker.js';
+
+export class PaymentEngine {
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly store: Store,
+    private readonly rail: PayoutRail,
+    private readonly settings: { stepMs: number; pollMs: number; batchSize: number },
+    log: Logger,
+  ) {
+    this.worker = new PollingWorker('payment-engine', () => this.round(), settings, log);
+  }
+
+  start = (): void => this.worker.start();
+  stop = (): Promise<void> => this.worker.stop();
+  wake = (): void => this.worker.wake();
+
+  async round(now = Date.now()): Promise<number> {
+    const due = await this.store.db
+      .selectFrom('payments')
+      .select('payment_id')
+      .where('next_step_at', 'is not', null)
+      .where('next_step_at', '<=', now)
+      .orderBy('next_step_at')
+      .limit(this.settings.batchSize)
+      .execute();
+    for (const { payment_id } of due) await this.step(Number(payment_id), now);
+    return due.length;
+  }
+
+  private async step(paymentId: number, now: number): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('payments').selectAll().where('payment_id', '=', paymentId).where('next_step_at', '<=', now);
+      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const row = await query.executeTakeFirst();
+      if (!row) return;
+      const next = this.rail.next(row.status, { account_number: row.account_number, iban: null });
+      const final = finalStates.has(next.to);
+      const updated = await trx
+        .updateTable('payments')
+        .set({ status: next.to, processing_status: next.to, updated_at: now, next_step_at: final ? null : now + this.settings.stepMs, ...(next.to === 'completed' ? { post_date: now } : {}) })
+        .where('payment_id', '=', paymentId)
+        .where('status', '=', row.status)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1) await trx.insertInto('payment_status_changes').values({ payment_id: paymentId, status: next.to, at: now }).execute();
+    });
+  }
+}

@@ -1,0 +1,274 @@
+// Payment requests (POST /finance/v1/payment_request, shared by groups C and E) and the two transaction
+// searches. A payment pays a recipient or counterparty of a linked merchant, over the rail its details
+// allow, in exact minor units; `partnerPaymentUniqueId` makes it idempotent per partner, also under
+// concurrent duplicates (a unique index decides, the loser replays).
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { components as C } from '../../generated/partner/schema.js';
+import type { components as E } from '../../generated/counterparty/schema.js';
+import { Problem, bodyField } from '../http/problem.js';
+import type { RequestContext } from '../http/request-context.js';
+import { currencyExponents, toDecimalString, toMinorUnits } from '../money/currencies.js';
+import type { Store } from '../store/database.js';
+import { isUniqueViolation, requestHash } from '../store/idempotency.js';
+import type { Database, PaymentTable } from '../store/schema.js';
+import { PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { payeeAccountNumber } from './recipients.js';
+
+type CS = C['schemas'];
+type ES = E['schemas'];
+export type Payment = CS['Payment'];
+export type Transaction = CS['Transaction'];
+
+const last4 = (value: string) => value.slice(-4);
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+export function toPayment(row: Selectable<PaymentTable>): Payment {
+  return {
+    paymentId: Number(row.payment_id),
+    payeeId: Number(row.payee_id),
+    merchantAccountNumber: row.merchant_account_number ? last4(row.merchant_account_number) : null,
+    amount: toDecimalString(Number(row.amount_minor), row.currency),
+    currency: row.currency,
+    paymentMethodType: row.payment_method_type,
+    description: row.description,
+    externalId: row.external_id,
+    internalNote: row.internal_note,
+    partnerId: Number(row.partner_id),
+    merchantId: Number(row.merchant_id),
+    partnerPaymentUniqueId: row.partner_payment_unique_id,
+    status: row.status,
+    route: row.route,
+    createdOn: iso(row.created_at)!,
+    updatedOn: iso(row.updated_at)!,
+  } as Payment;
+}
+
+function toTransaction(row: Selectable<PaymentTable>, history: { status: Transaction['transactionStatus']; at: number }[]): Transaction {
+  return {
+    paymentId: Number(row.payment_id),
+    externalId: row.external_id,
+    partnerPaymentUniqueId: row.partner_payment_unique_id,
+    partnerId: row.partner_id === null ? null : Number(row.partner_id),
+    merchantId: Number(row.merchant_id),
+    payeeId: Number(row.payee_id),
+    productId: row.product_id === null ? null : Number(row.product_id),
+    amount: toDecimalString(Number(row.amount_minor), row.currency),
+    currency: row.currency,
+    direction: row.direction,
+    transactionType: row.route,
+    paymentMethodType: row.payment_method_type,
+    transactionStatus: row.status,
+    processingStatus: row.processing_status,
+    reconStatus: row.recon_status,
+    accountNumber: last4(row.account_number),
+    description: row.description,
+    batchId: null,
+    linkedPaymentId: null,
+    isAchNoc: false,
+    loadedFromFile: false,
+    originalFileName: null,
+    settlementFileName: null,
+    wireFileHandle: null,
+    requesterIpAddress: row.requester_ip,
+    requesterUsername: row.requester_username,
+    postDate: iso(row.post_date),
+    createdOn: iso(row.created_at)!,
+    updatedOn: iso(row.updated_at)!,
+    statusHistory: history.map((h) => ({ status: h.status, at: new Date(Number(h.at)).toISOString() })),
+  } as Transaction;
+}
+
+type PaymentRow = Selectable<PaymentTable>;
+const achMethods = new Set(['STANDARD', 'SAME_DAY']);
+
+export class Payments {
+  constructor(
+    private readonly store: Store,
+    private readonly scope: PartnerScope,
+    private readonly settings: { stepMs: number; onCreated?: () => void },
+  ) {}
+
+  /** 201 with a new payment, or 200 with the original (in its current state) for a repeated unique id. */
+  async create(partnerId: number, body: CS['PaymentRequest'], context: RequestContext): Promise<{ status: 200 | 201; body: Payment }> {
+    requireOwnPartnerId(body.partnerId, partnerId);
+    await this.scope.requireLinked(partnerId, body.merchantId);
+    const hash = requestHash(body);
+    const replay = async (): Promise<{ status: 200; body: Payment } | undefined> => {
+      if (!body.partnerPaymentUniqueId) return undefined;
+      const row = await this.store.db.selectFrom('payments').selectAll().where('partner_id', '=', partnerId).where('partner_payment_unique_id', '=', body.partnerPaymentUniqueId).executeTakeFirst();
+      if (!row) return undefined;
+      if (row.request_hash !== hash) {
+        throw new Problem('idempotency-conflict', `partnerPaymentUniqueId ${body.partnerPaymentUniqueId} was first used with a different payment request.`, {
+          errors: [bodyField('partnerPaymentUniqueId', 'already used with a different request')],
+        });
+      }
+      return { status: 200, body: toPayment(row) };
+    };
+    const earlier = await replay();
+    if (earlier) return earlier;
+
+    const method = body.paymentMethodType === 'INTERNATIONAL_WIR' ? 'INTERNATIONAL_WIRE' : body.paymentMethodType;
+    const route = achMethods.has(method) ? 'ACH' : 'WIRE';
+    if ((route === 'ACH' || method === 'DOMESTIC_WIRE') && body.currency !== 'USD') {
+      throw new Problem('business-rule', `${method} payments settle in USD only.`, { errors: [bodyField('currency', 'must be USD for this payment method')] });
+    }
+    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
+    const payee = await this.store.db.selectFrom('payees').selectAll().where('id', '=', body.payeeId).where('merchant_id', '=', body.merchantId).executeTakeFirst();
+    if (!payee) throw new Problem('not-found', `Merchant ${body.merchantId} has no payee ${body.payeeId}.`, { errors: [bodyField('payeeId', 'unknown payee')] });
+    const accountNumber = payeeAccountNumber(payee);
+    if (payee.route !== route || !accountNumber) {
+      throw new Problem('business-rule', `Payee ${body.payeeId} has no ${route === 'ACH' ? 'ACH' : 'wire'} details for ${method}.`, {
+        errors: [bodyField('paymentMethodType', `payee ${body.payeeId} cannot be paid by ${method}`)],
+      });
+    }
+    const details = payee.details ? (JSON.parse(payee.details) as { productId?: number }) : {};
+    const now = Date.now();
+    try {
+      const row = await this.store.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('payments')
+          .values({
+            merchant_id: body.merchantId,
+            partner_id: partnerId,
+            payee_id: body.payeeId,
+            merchant_account_number: body.merchantAccountNumber ?? null,
+            account_number: accountNumber,
+            amount_minor: amountMinor,
+            currency: body.currency,
+            payment_method_type: method,
+            route,
+            description: body.description,
+            external_id: body.externalId ?? null,
+            internal_note: body.internalNote ?? null,
+            partner_payment_unique_id: body.partnerPaymentUniqueId ?? null,
+            request_hash: hash,
+            status: 'created',
+            processing_status: 'created',
+            recon_status: 'UNRECONCILED',
+            direction: 'OUTBOUND',
+            product_id: details.productId ?? null,
+            requester_ip: context.ip.replace(/^::ffff:/, ''),
+            requester_username: context.principal?.clientId ?? null,
+            post_date: null,
+            next_step_at: now + this.settings.stepMs,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('payment_status_changes').values({ payment_id: inserted.payment_id, status: 'created', at: now }).execute();
+        return inserted;
+      });
+      this.settings.onCreated?.();
+      return { status: 201, body: toPayment(row) };
+    } catch (err) {
+      // A concurrent duplicate won the unique index: answer as its replay.
+      if (isUniqueViolation(err)) {
+        const winner = await replay();
+        if (winner) return winner;
+      }
+      throw err;
+    }
+  }
+
+  private async page(
+    where: (eb: ExpressionBuilder<Database, 'payments'>) => ReturnType<ExpressionBuilder<Database, 'payments'>['and']>,
+    paging: { pageNumber: number; pageSize: number },
+    order: { column: 'payment_id' | 'created_at' | 'updated_at' | 'post_date' | 'amount_minor'; descending: boolean },
+  ): Promise<{ data: Transaction[]; pageNumber: number; pageSize: number; totalCount: number; message: string[] }> {
+    const { count } = await this.store.db.selectFrom('payments').where(where).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const direction = order.descending ? 'desc' : 'asc';
+    const rows: PaymentRow[] = await this.store.db
+      .selectFrom('payments')
+      .selectAll()
+      .where(where)
+      .orderBy(order.column, direction)
+      .orderBy('payment_id', direction)
+      .limit(paging.pageSize)
+      .offset((paging.pageNumber - 1) * paging.pageSize)
+      .execute();
+    const ids = rows.map((r) => r.payment_id);
+    const changes = ids.length === 0 ? [] : await this.store.db.selectFrom('payment_status_changes').selectAll().where('payment_id', 'in', ids).orderBy('at').execute();
+    const data = rows.map((r) => toTransaction(r, changes.filter((c) => Number(c.payment_id) === Number(r.payment_id))));
+    return { message: [], data, pageNumber: paging.pageNumber, pageSize: paging.pageSize, totalCount: Number(count) };
+  }
+
+  /** Group C: payments of the partner's linked merchants. */
+  async searchForPartner(partnerId: number, body: CS['PartnerTransactionSearchRequest']): Promise<CS['TransactionPage']> {
+    requireOwnPartnerId(body.partnerId, partnerId);
+    const merchants = body.merchantId !== undefined ? (await this.scope.requireLinked(partnerId, body.merchantId), [body.merchantId]) : await this.scope.linkedMerchantIds(partnerId);
+    const paging = { pageNumber: body.pageNumber ?? 1, pageSize: body.pageSize ?? 25 };
+    if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], ...paging, totalCount: 0 };
+    const column = ({ paymentId: 'payment_id', createdOn: 'created_at', updatedOn: 'updated_at', postDate: 'post_date', amount: 'amount_minor' } as const)[body.sortProperty ?? 'paymentId'];
+    return this.page(
+      (eb) =>
+        eb.and([
+          eb('merchant_id', 'in', merchants),
+          ...(body.route ? [eb('route', '=', body.route)] : []),
+          ...(body.paymentId !== undefined ? [eb('payment_id', '=', body.paymentId)] : []),
+        ]),
+      paging,
+      { column, descending: body.isDescending ?? false },
+    );
+  }
+
+  /** Group E: payment history by every filter of the seed, newest first. */
+  async search(partnerId: number, body: ES['TransactionSearchRequest']): Promise<ES['TransactionPage']> {
+    const field = (name: string, detail: string) => [bodyField(name, detail)];
+    const ranges: [string | undefined, string | undefined, string][] = [
+      [body.beginDate, body.endDate, 'endDate'],
+      [body.postDateStart, body.postDateEnd, 'postDateEnd'],
+      [body.updatedStart, body.updatedEnd, 'updatedEnd'],
+    ];
+    for (const [from, to, name] of ranges) {
+      if (from && to && Date.parse(from) > Date.parse(to)) throw new Problem('business-rule', `${name} is before the start of its range.`, { errors: field(name, 'before the start of the range') });
+    }
+    if (body.minAmount !== undefined && body.maxAmount !== undefined && body.minAmount > body.maxAmount) throw new Problem('business-rule', 'minAmount is above maxAmount.', { errors: field('minAmount', 'above maxAmount') });
+    if (body.excludeAch && body.excludeWire) throw new Problem('business-rule', 'excludeAch and excludeWire together leave nothing to find.', { errors: field('excludeWire', 'excludes every rail together with excludeAch') });
+    if (body.isInbound !== undefined && body.direction !== undefined && body.isInbound !== (body.direction === 'INBOUND')) {
+      throw new Problem('business-rule', 'isInbound contradicts direction.', { errors: field('isInbound', 'contradicts direction') });
+    }
+    const merchants = body.customerId !== undefined ? (await this.scope.requireLinked(partnerId, body.customerId, bodyField('customerId', 'unknown customer')), [body.customerId]) : await this.scope.linkedMerchantIds(partnerId);
+    const paging = { pageNumber: body.pageNumber ?? 1, pageSize: body.pageSize ?? 25 };
+    if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], ...paging, totalCount: 0 };
+    const at = (value: string) => Date.parse(value);
+    // Amounts compare in each transaction's own currency: one bound per currency exponent.
+    const byExponent = new Map<number, string[]>();
+    for (const [code, exponent] of Object.entries(currencyExponents)) byExponent.set(exponent, [...(byExponent.get(exponent) ?? []), code]);
+    return this.page(
+      (eb) => {
+        const amountBound = (amount: number, op: '>=' | '<=') =>
+          eb.or([...byExponent].map(([exponent, codes]) => eb.and([eb('currency', 'in', codes), eb('amount_minor', op, op === '>=' ? Math.ceil(amount * 10 ** exponent - 1e-9) : Math.floor(amount * 10 ** exponent + 1e-9))])));
+        // Fields API-created payments never carry (files, batches, links, inbound, NOC records) match nothing when asked for.
+        const never = [body.batchId, body.linkedPaymentId, body.originalFileName, body.settlementFileName, body.wireFileHandle].some((v) => v !== undefined) || body.loadedFromFile === 'true' || body.direction === 'INBOUND' || body.isInbound === true;
+        return eb.and([
+          eb('merchant_id', 'in', merchants),
+          ...(never ? [eb('payment_id', '<', 0)] : []),
+          ...(body.accountNumber ? [eb('account_number', '=', body.accountNumber)] : []),
+          ...(body.externalId ? [eb('external_id', '=', body.externalId)] : []),
+          ...(body.paymentId ? [eb('payment_id', '=', Number(body.paymentId))] : []),
+          ...(body.requesterIpAddress ? [eb('requester_ip', '=', body.requesterIpAddress)] : []),
+          ...(body.requesterUsername ? [eb('requester_username', '=', body.requesterUsername)] : []),
+          ...(body.beginDate ? [eb('created_at', '>=', at(body.beginDate))] : []),
+          ...(body.endDate ? [eb('created_at', '<=', at(body.endDate))] : []),
+          ...(body.postDateStart ? [eb('post_date', '>=', at(body.postDateStart))] : []),
+          ...(body.postDateEnd ? [eb('post_date', '<=', at(body.postDateEnd))] : []),
+          ...(body.updatedStart ? [eb('updated_at', '>=', at(body.updatedStart))] : []),
+          ...(body.updatedEnd ? [eb('updated_at', '<=', at(body.updatedEnd))] : []),
+          ...(body.counterpartyId !== undefined ? [eb('payee_id', '=', body.counterpartyId)] : []),
+          ...(body.productId !== undefined ? [eb('product_id', '=', body.productId)] : []),
+          ...(body.excludeAch ? [eb('route', '!=', 'ACH')] : []),
+          ...(body.excludeWire ? [eb('route', '!=', 'WIRE')] : []),
+          ...(body.minAmount !== undefined ? [amountBound(body.minAmount, '>=')] : []),
+          ...(body.maxAmount !== undefined ? [amountBound(body.maxAmount, '<=')] : []),
+          ...(body.processingStatus?.length ? [eb('processing_status', 'in', body.processingStatus)] : []),
+          ...(body.reconStatuses?.length ? [eb('recon_status', 'in', body.reconStatuses)] : []),
+          ...(body.transactionStatus?.length ? [eb('status', 'in', body.transactionStatus)] : []),
+          ...(body.transactionType?.length ? [eb('route', 'in', body.transactionType)] : []),
+        ]);
+      },
+      paging,
+      { column: 'created_at', descending: true },
+    );
+  }
+}

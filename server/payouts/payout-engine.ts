@@ -1,0 +1,82 @@
+// The payout worker: finds payouts whose next step is due and moves each one step on its rail (compare-and-set
+// plus event), a batch of them per transaction. Nothing is held in memory, so payouts in flight when the
+// process stops continue after a restart, and several instances on one PostgreSQL share the work: each
+// claims rows with FOR UPDATE SKIP LOCKED.
+import type { Logger } from 'pino';
+import type { Store } from '../store/database.js';
+import { PollingWorker } from '../workers/polling-worker.js';
+import type { PayoutRail, RailStep } from './sandbox-rail.js';
+import type { PayoutState } from '../store/schema.js';
+import { transitionAll } from './transitions.js';
+
+export interface PayoutEngineSettings {
+  /** Pause between a payout's steps (SANDBOX_STEP_MS). */
+  stepMs: number;
+  /** How often to look for due payouts when nothing wakes the engine. */
+  pollMs: number;
+  /** Payouts stepped per round. */
+  batchSize: number;
+  /** Pause before a round asked for during the previous one, to take a burst of new payouts together. */
+  settleMs?: number;
+  /** Called after each round that moved at least one payout (the webhook dispatcher listens). */
+  onProgress?: () => void;
+}
+
+export class PayoutEngine {
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly store: Store,
+    private readonly rail: PayoutRail,
+    private readonly settings: PayoutEngineSettings,
+    log: Logger,
+  ) {
+    this.worker = new PollingWorker('payout-engine', () => this.round(), settings, log);
+  }
+
+  start = (): void => this.worker.start();
+  stop = (): Promise<void> => this.worker.stop();
+  /** Look for due payouts now (after a creation), instead of at the next poll. */
+  wake = (): void => this.worker.wake();
+
+  /**
+   * One round: steps up to batchSize due payouts, all in one transaction (one commit per round, not one per
+   * payout: commits are what a store does slowest); returns how many it took. On PostgreSQL the rows are
+   * claimed FOR UPDATE SKIP LOCKED, so instances take disjoint batches, and a cancel waits for the round.
+   */
+  async round(now = Date.now()): Promise<number> {
+    let moved = 0;
+    const taken = await this.store.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('payouts')
+        .selectAll()
+        .where('next_step_at', 'is not', null)
+        .where('next_step_at', '<=', now)
+        .orderBy('next_step_at')
+        .limit(this.settings.batchSize);
+      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const due = await query.execute();
+      if (due.length === 0) return 0;
+      const accountIds = [...new Set(due.map((row) => row.account_id))];
+      const accounts = new Map(
+        (await trx.selectFrom('payee_accounts').select(['id', 'account_number', 'iban']).where('id', 'in', accountIds).execute()).map((a) => [a.id, a]),
+      );
+      // Payouts taking the same step (same state, next state and reasons) move together: one update, one insert.
+      const steps = new Map<string, { from: PayoutState; next: RailStep; references: string[] }>();
+      for (const row of due) {
+        const account = accounts.get(row.account_id);
+        if (!account) throw new Error(`Payout ${row.reference} has no account ${row.account_id}.`);
+        const next = this.rail.next(row.status, account);
+        const key = JSON.stringify([row.status, next.to, next.reasons ?? []]);
+        const step = steps.get(key) ?? steps.set(key, { from: row.status, next, references: [] }).get(key)!;
+        step.references.push(row.reference);
+      }
+      for (const { from, next, references } of steps.values()) {
+        moved += (await transitionAll(trx, references, from, next.to, { reasons: next.reasons, nextStepAt: now + this.settings.stepMs, now })).length;
+      }
+      return due.length;
+    });
+    if (moved > 0) this.settings.onProgress?.();
+    return taken;
+  }
+}

@@ -1,0 +1,119 @@
+// The one way a payout changes state: a compare-and-set on its current state, and the event of the state
+// entered, in one transaction (the outbox). When two callers race (cancel and the engine), exactly one
+// update matches and the other sees no row changed.
+import type { Kysely, Selectable } from 'kysely';
+import type { components } from '../../generated/merchant/schema.js';
+import { toDecimalString } from '../money/currencies.js';
+import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
+
+type Schemas = components['schemas'];
+export type Payout = Schemas['Payout'];
+export type PayoutReason = Schemas['PayoutReason'];
+export type PayoutEventPayload = Schemas['PayoutEvent'];
+
+export const finalStates: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'cancelled']);
+
+/** The next state each non-final state may move to. */
+export const allowedTransitions: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
+  created: ['processing', 'cancelled'],
+  processing: ['sent', 'failed'],
+  sent: ['completed', 'failed'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+export function toPayout(row: Selectable<PayoutTable>): Payout {
+  return {
+    PayoutUniqueReference: row.reference,
+    MerchantId: Number(row.merchant_id),
+    PayeeId: Number(row.payee_id),
+    PayeeAccountId: row.account_id,
+    Amount: toDecimalString(Number(row.amount_minor), row.currency),
+    Currency: row.currency,
+    Description: row.description,
+    Status: row.status,
+    Reasons: JSON.parse(row.reasons) as PayoutReason[],
+    CreatedOn: new Date(Number(row.created_at)).toISOString(),
+    UpdatedOn: new Date(Number(row.updated_at)).toISOString(),
+  };
+}
+
+export function eventPayload(row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>, state: PayoutState, at: number, reasons: PayoutReason[]): PayoutEventPayload {
+  return {
+    payout_request_id: row.reference,
+    amount: toDecimalString(Number(row.amount_minor), row.currency),
+    currency: row.currency,
+    timestamp: new Date(at).toISOString(),
+    state,
+    ...(reasons.length > 0 ? { reasons } : {}),
+  };
+}
+
+type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency'>;
+
+const eventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) => ({
+  payout_reference: row.reference,
+  merchant_id: row.merchant_id,
+  environment: row.environment,
+  state,
+  payload: JSON.stringify(eventPayload(row, state, at, reasons)),
+  created_at: at,
+  dispatched_at: null,
+});
+
+export async function recordEvent(db: Kysely<Database>, row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]): Promise<void> {
+  await db.insertInto('payout_events').values(eventRow(row, state, at, reasons)).execute();
+}
+
+/**
+ * Moves a payout from `from` to `to` if it is still in `from`; records the event. Returns the updated row,
+ * or undefined when another writer moved it first. Call inside a transaction.
+ */
+export async function transition(
+  db: Kysely<Database>,
+  row: Selectable<PayoutTable>,
+  to: PayoutState,
+  options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number },
+): Promise<Selectable<PayoutTable> | undefined> {
+  if (!allowedTransitions[row.status].includes(to)) throw new Error(`A payout cannot go from ${row.status} to ${to}.`);
+  const now = options.now ?? Date.now();
+  const reasons = options.reasons ?? [];
+  const updated = await db
+    .updateTable('payouts')
+    .set({ status: to, reasons: JSON.stringify(reasons), updated_at: now, next_step_at: finalStates.has(to) ? null : options.nextStepAt })
+    .where('reference', '=', row.reference)
+    .where('status', '=', row.status)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) return undefined;
+  await recordEvent(db, updated, to, now, reasons);
+  return updated;
+}
+
+/**
+ * transition() for many payouts in the same state going to the same next state with the same reasons (a
+ * round of the engine): one compare-and-set update for all of them and one insert of their events. Returns
+ * the rows it moved; a payout another writer moved first is left out, with no event. Call inside a transaction.
+ */
+export async function transitionAll(
+  db: Kysely<Database>,
+  references: readonly string[],
+  from: PayoutState,
+  to: PayoutState,
+  options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number },
+): Promise<Selectable<PayoutTable>[]> {
+  if (!allowedTransitions[from].includes(to)) throw new Error(`A payout cannot go from ${from} to ${to}.`);
+  if (references.length === 0) return [];
+  const now = options.now ?? Date.now();
+  const reasons = options.reasons ?? [];
+  const updated = await db
+    .updateTable('payouts')
+    .set({ status: to, reasons: JSON.stringify(reasons), updated_at: now, next_step_at: finalStates.has(to) ? null : options.nextStepAt })
+    .where('reference', 'in', references)
+    .where('status', '=', from)
+    .returningAll()
+    .execute();
+  if (updated.length > 0) await db.insertInto('payout_events').values(updated.map((row) => eventRow(row, to, now, reasons))).execute();
+  return updated;
+}

@@ -1,0 +1,90 @@
+// Everything the handlers use, built once per process over one store.
+import type { Logger } from 'pino';
+import { Credentials } from './auth/credentials.js';
+import { Banking } from './banking/banking.js';
+import { FailedAttempts } from './auth/failed-attempts.js';
+import { loadSigningKey } from './auth/signing-keys.js';
+import { TokenIssuer } from './auth/token-issuer.js';
+import type { Config } from './config.js';
+import { PayeeAccounts } from './payees/payee-accounts.js';
+import { Payees } from './payees/payees.js';
+import { PartnerScope } from './partners/partner-scope.js';
+import { PaymentEngine } from './partners/payment-engine.js';
+import { Payments } from './partners/payments.js';
+import { Recipients } from './partners/recipients.js';
+import { PayoutEngine } from './payouts/payout-engine.js';
+import { Payouts } from './payouts/payouts.js';
+import { sandboxRail } from './payouts/sandbox-rail.js';
+import type { Store } from './store/database.js';
+import type { Resolver } from './webhooks/address-guard.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookRegistrations } from './webhooks/webhook-registrations.js';
+
+export interface Services {
+  store: Store;
+  log: Logger;
+  credentials: Credentials;
+  tokens: TokenIssuer;
+  failedTokenAttempts: FailedAttempts;
+  payees: Payees;
+  accounts: PayeeAccounts;
+  payouts: Payouts;
+  webhooks: WebhookRegistrations;
+  engine: PayoutEngine;
+  dispatcher: WebhookDispatcher;
+  banking: Banking;
+  recipients: Recipients;
+  payments: Payments;
+  paymentEngine: PaymentEngine;
+}
+
+export async function createServices(store: Store, config: Config, log: Logger, options: { resolve?: Resolver } = {}): Promise<Services> {
+  const payees = new Payees(store);
+  const dispatcher = new WebhookDispatcher(
+    store,
+    { allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, pollMs: 250, batchSize: 200, settleMs: 5, concurrency: 32, resolve: options.resolve },
+    log,
+  );
+  const engine = new PayoutEngine(
+    store,
+    sandboxRail,
+    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, settleMs: 5, onProgress: () => dispatcher.wake() },
+    log,
+  );
+  const scope = new PartnerScope(store);
+  const paymentEngine = new PaymentEngine(store, sandboxRail, { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200 }, log);
+  return {
+    store,
+    log,
+    credentials: new Credentials(store),
+    tokens: new TokenIssuer(await loadSigningKey(store)),
+    failedTokenAttempts: new FailedAttempts(),
+    payees,
+    accounts: new PayeeAccounts(store, payees),
+    payouts: new Payouts(store, payees, {
+      stepMs: config.sandboxStepMs,
+      environment: 'sandbox',
+      onCreated: () => {
+        engine.wake();
+        dispatcher.wake();
+      },
+    }),
+    webhooks: new WebhookRegistrations(store, { allowPrivate: config.webhookAllowPrivate, resolve: options.resolve }),
+    engine,
+    dispatcher,
+    banking: new Banking(store),
+    recipients: new Recipients(store, scope),
+    payments: new Payments(store, scope, { stepMs: config.sandboxStepMs, onCreated: () => paymentEngine.wake() }),
+    paymentEngine,
+  };
+}
+
+/** How often the engines look for due work: often enough to keep SANDBOX_STEP_MS, at most every 250 ms. */
+function engineSettings(config: Config) {
+  return { pollMs: Math.max(10, Math.min(250, config.sandboxStepMs || 10)) };
+}
+
+/** The background workers of a process, started and stopped together (RUN_WORKERS). */
+export function workersOf(s: Services): { start(): void; stop(): Promise<void> }[] {
+  return [s.engine, s.dispatcher, s.paymentEngine];
+}

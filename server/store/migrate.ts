@@ -1,0 +1,23 @@
+// Applies the migrations in ./migrations, in name order, once each. Both dialects run the same files.
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import * as initial from './migrations/0001_initial.js';
+import * as partnerPayments from './migrations/0002_partner_payments.js';
+import * as banking from './migrations/0003_banking.js';
+import type { Store } from './database.js';
+
+const migrations: Record<string, (store: Store) => Migration> = {
+  '0001_initial': initial.migration,
+  '0002_partner_payments': partnerPayments.migration,
+  '0003_banking': banking.migration,
+};
+
+export async function migrateToLatest(store: Store): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(store)])),
+  };
+  const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

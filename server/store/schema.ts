@@ -1,0 +1,207 @@
+// The store's tables as Kysely sees them. Timestamps are epoch milliseconds and money is integer minor
+// units in both SQLite and PostgreSQL, so the code above the store never cares which one it runs on.
+import type { Generated } from 'kysely';
+import type { BankingTables } from './banking-schema.js';
+
+export interface MerchantTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface PartnerTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface PartnerMerchantTable {
+  partner_id: number;
+  merchant_id: number;
+  linked_at: number;
+}
+
+/** Client credentials; the secret is kept only as a scrypt hash. */
+export interface ApiClientTable {
+  client_id: string;
+  secret_hash: string;
+  owner_kind: 'merchant' | 'partner';
+  owner_id: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface SigningKeyTable {
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+}
+
+export interface PayeeTable {
+  id: Generated<number>;
+  merchant_id: number;
+  payee_type: 'individual' | 'business';
+  name: string;
+  email: string;
+  phone: string | null;
+  tax_id: string | null;
+  id_type: string | null;
+  address_line: string;
+  state: string;
+  city: string;
+  country: string;
+  postal_code: string;
+  date_of_birth: string | null;
+  created_at: number;
+  updated_at: number;
+  /** `payee` (group A or B), `recipient` (group C) or `counterparty` (group E). */
+  kind: Generated<'payee' | 'recipient' | 'counterparty'>;
+  /** The partner that created a recipient or counterparty. */
+  partner_id: number | null;
+  rail_payee_id: string | null;
+  payment_method_type: string | null;
+  route: 'ACH' | 'WIRE' | null;
+  /** JSON: the recipient's or counterparty's request, whole (account numbers are masked on the way out). */
+  details: string | null;
+}
+
+export interface PayeeAccountTable {
+  id: string;
+  payee_id: number;
+  merchant_id: number;
+  type: 'BANK_ACCOUNT' | 'IBAN';
+  holder_name: string | null;
+  bank_name: string | null;
+  routing_number: string | null;
+  account_number: string | null;
+  clearing_system_code: string | null;
+  branch_transit_number: string | null;
+  iban: string | null;
+  currency: string | null;
+  account_type: 'CHECKINGS' | 'SAVINGS' | null;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled';
+
+export interface PayoutTable {
+  reference: string;
+  merchant_id: number;
+  payee_id: number;
+  account_id: string;
+  amount_minor: number;
+  currency: string;
+  description: string | null;
+  status: PayoutState;
+  /** JSON array of { code, message }. */
+  reasons: string;
+  environment: 'sandbox' | 'production';
+  created_at: number;
+  updated_at: number;
+  /** When the engine may take the next step; null once final. */
+  next_step_at: number | null;
+}
+
+/** The outbox: one row per payout state entered, written in the transaction that entered it. */
+export interface PayoutEventTable {
+  id: Generated<number>;
+  payout_reference: string;
+  merchant_id: number;
+  environment: 'sandbox' | 'production';
+  state: PayoutState;
+  payload: string;
+  created_at: number;
+  dispatched_at: number | null;
+}
+
+export interface WebhookTable {
+  id: string;
+  merchant_id: number;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  environment: 'sandbox' | 'production';
+  /** The signing secret (needed to sign), or null for unsigned registrations. */
+  secret: string | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+/** One row per (event, registration): claimed before the POST, so no event is ever sent twice. */
+export interface WebhookDeliveryTable {
+  event_id: number;
+  webhook_id: string;
+  message_id: string;
+  url: string;
+  outcome: 'sending' | 'delivered' | 'failed' | 'refused';
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  attempted_at: number;
+}
+
+/** A payment request of group C or E. */
+export interface PaymentTable {
+  payment_id: Generated<number>;
+  merchant_id: number;
+  partner_id: number | null;
+  payee_id: number;
+  merchant_account_number: string | null;
+  /** The payee's account number at the time of the payment, whole (searchable, never returned whole). */
+  account_number: string;
+  amount_minor: number;
+  currency: string;
+  payment_method_type: 'STANDARD' | 'SAME_DAY' | 'DOMESTIC_WIRE' | 'INTERNATIONAL_WIRE';
+  route: 'ACH' | 'WIRE';
+  description: string;
+  external_id: string | null;
+  internal_note: string | null;
+  partner_payment_unique_id: string | null;
+  request_hash: string;
+  status: PayoutState;
+  processing_status: PayoutState;
+  recon_status: 'UNRECONCILED' | 'RECONCILED' | 'EXCEPTION';
+  direction: 'INBOUND' | 'OUTBOUND';
+  product_id: number | null;
+  requester_ip: string | null;
+  requester_username: string | null;
+  post_date: number | null;
+  next_step_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaymentStatusChangeTable {
+  payment_id: number;
+  status: PayoutState;
+  at: number;
+}
+
+export interface IdempotencyKeyTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: number;
+}
+
+export interface Database extends BankingTables {
+  merchants: MerchantTable;
+  partners: PartnerTable;
+  partner_merchants: PartnerMerchantTable;
+  api_clients: ApiClientTable;
+  signing_keys: SigningKeyTable;
+  payees: PayeeTable;
+  payee_accounts: PayeeAccountTable;
+  payouts: PayoutTable;
+  payout_events: PayoutEventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  idempotency_keys: IdempotencyKeyTable;
+  payments: PaymentTable;
+  payment_status_changes: PaymentStatusChangeTable;
+}
