@@ -1,0 +1,91 @@
+// The five group clients: openapi-fetch clients typed by each group's `paths`, with tokens handled.
+// Give credentials (the client fetches, caches and renews tokens) or a token of your own.
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths as BankingPaths } from '../generated/banking/schema.js';
+import type { paths as CounterpartyPaths } from '../generated/counterparty/schema.js';
+import type { paths as MerchantPaths } from '../generated/merchant/schema.js';
+import type { paths as PartnerPaths } from '../generated/partner/schema.js';
+import type { paths as PlatformPaths } from '../generated/platform/schema.js';
+import { authenticatedFetch, plainFetch, type Fetch, type TokenSource } from './authenticated-fetch.js';
+import { toProblemError } from './problem-error.js';
+import { TokenProvider, type IssuedToken, type TokenProviderOptions } from './token-provider.js';
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface ClientOptions {
+  /** The group's base address: `https://sandbox.payouts.example/payouts` for B, the origin for the others. */
+  baseUrl: string;
+  /** Client ID and Client Secret: the client obtains and renews tokens itself. */
+  credentials?: Credentials;
+  /** Or a token you obtained yourself (a string, or a function returning the current one). */
+  token?: string | (() => string | Promise<string>);
+  /** The fetch to send requests with (default: globalThis.fetch). */
+  fetch?: Fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  tokenOptions?: TokenProviderOptions;
+}
+
+export interface MerchantClientOptions extends ClientOptions {
+  /** Origin of the token issuer (`{auth_url}`); default: the origin of baseUrl. */
+  authUrl?: string;
+}
+
+export type MerchantClient = Client<MerchantPaths>;
+export type PlatformClient = Client<PlatformPaths>;
+export type PartnerClient = Client<PartnerPaths>;
+export type BankingClient = Client<BankingPaths>;
+export type CounterpartyClient = Client<CounterpartyPaths>;
+
+function tokenSource(options: ClientOptions, issue: (credentials: Credentials) => Promise<IssuedToken>): TokenSource {
+  if (options.token !== undefined) return { token: options.token };
+  if (!options.credentials) throw new TypeError('Give the client either credentials or a token.');
+  const credentials = options.credentials;
+  return { provider: new TokenProvider(() => issue(credentials), options.tokenOptions) };
+}
+
+async function issued(result: { data?: IssuedToken; error?: unknown; response: Response }): Promise<IssuedToken> {
+  if (result.data && result.response.ok) return result.data;
+  throw toProblemError(result.error, result.response);
+}
+
+/** Client credentials at `{auth_url}/oauth/token` (groups A, B and D). */
+function oauthIssuer(options: MerchantClientOptions) {
+  const authUrl = options.authUrl ?? new URL(options.baseUrl).origin;
+  const auth = createClient<MerchantPaths>({ baseUrl: authUrl, fetch: plainFetch(options.fetch), headers: options.headers });
+  return (c: Credentials) =>
+    auth
+      .POST('/oauth/token', { body: { client_id: c.clientId, client_secret: c.clientSecret, grant_type: 'client_credentials' } })
+      .then(issued);
+}
+
+function make<Paths extends {}>(options: ClientOptions, source: TokenSource): Client<Paths> {
+  return createClient<Paths>({ baseUrl: options.baseUrl, fetch: authenticatedFetch(source, options.fetch), headers: options.headers });
+}
+
+export function createMerchantClient(options: MerchantClientOptions): MerchantClient {
+  return make<MerchantPaths>(options, tokenSource(options, oauthIssuer(options)));
+}
+
+export function createPlatformClient(options: MerchantClientOptions): PlatformClient {
+  return make<PlatformPaths>(options, tokenSource(options, oauthIssuer(options)));
+}
+
+export function createBankingClient(options: MerchantClientOptions): BankingClient {
+  return make<BankingPaths>(options, tokenSource(options, oauthIssuer(options)));
+}
+
+export function createPartnerClient(options: ClientOptions): PartnerClient {
+  const plain = createClient<PartnerPaths>({ baseUrl: options.baseUrl, fetch: plainFetch(options.fetch), headers: options.headers });
+  const issue = (c: Credentials) => plain.POST('/finance/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
+  return make<PartnerPaths>(options, tokenSource(options, issue));
+}
+
+export function createCounterpartyClient(options: ClientOptions): CounterpartyClient {
+  const plain = createClient<CounterpartyPaths>({ baseUrl: options.baseUrl, fetch: plainFetch(options.fetch), headers: options.headers });
+  const issue = (c: Credentials) => plain.POST('/api/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
+  return make<CounterpartyPaths>(options, tokenSource(options, issue));
+}

@@ -1,0 +1,36 @@
+// The package's client entry point: `import { createMerchantClient } from 'payout-service/client'`.
+export {
+  createBankingClient,
+  createCounterpartyClient,
+  createMerchantClient,
+  createPartnerClient,
+  createPlatformClient,
+  type BankingClient,
+  type ClientOptions,
+  type CounterpartyClient,
+  type Credentials,
+  type MerchantClient,
+  type MerchantClientOptions,
+  type PartnerClient,
+  type PlatformClient,
+} from './create-clients.js';
+export { ApiProblemError, unwrap, type ProblemDetails, type ProblemFieldError } from './problem-error.js';
+export { TokenProvider, type IssuedToken, type TokenProviderOptions } from './token-provider.js';
+export { eachPartnerTransaction, eachPayee, eachPayout, eachRecipient, eachTransaction } from './paginate.js';
+export {
+  receivePayoutEvent,
+  type PayoutCancelledEvent,
+  type PayoutCompletedEvent,
+  type PayoutCreatedEvent,
+  type PayoutEvent,
+  type PayoutEventState,
+  type PayoutFailedEvent,
+  type PayoutProcessingEvent,
+  type PayoutSentEvent,
+} from './webhooks.js';
+export { signWebhook, verifyWebhook, WebhookVerificationError } from './webhook-signature.js';
+export type { paths as MerchantPaths, components as MerchantComponents } from '../generated/merchant/schema.js';
+export type { paths as PlatformPaths, components as PlatformComponents } from '../generated/platform/schema.js';
+export type { paths as PartnerPaths, components as PartnerComponents } from '../generated/partner/schema.js';
+export type { paths as BankingPaths, components as BankingComponents } from '../generated/banking/schema.js';
+export type { paths as CounterpartyPaths, components as CounterpartyComponents } from '../generated/counterparty/schema.js';
