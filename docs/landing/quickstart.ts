@@ -1,0 +1,97 @@
+// The landing page's quick start with the generated client. The page shows the code between each
+// `docs:begin <name>` and `docs:end <name>` marker; test/mock/mock.test.ts runs these functions against the
+// Prism mocks and checks every request body against the contract's examples, so the page shows code that
+// type-checks and works. Keep the bodies equal to the examples in openapi/ (the test fails otherwise).
+import type { Credentials } from '../../client/create-clients.js';
+import { createMerchantClient, createPlatformClient } from '../../client/create-clients.js';
+import { unwrap } from '../../client/problem-error.js';
+import { receivePayoutEvent } from '../../client/webhooks.js';
+
+export interface QuickStartAddresses {
+  /** {base_url}: groups A (and D). */
+  baseUrl: string;
+  /** {sandbox_url}/payouts: group B. */
+  platformUrl: string;
+  /** {auth_url}: the token issuer of A, B and D. */
+  authUrl: string;
+  credentials: Credentials;
+}
+
+export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }: QuickStartAddresses) {
+  // docs:begin client
+  // 1. Tokens: each client exchanges the credentials at {auth_url}/oauth/token, caches the token and renews it.
+  const merchant = createMerchantClient({ baseUrl, authUrl, credentials });
+  const platform = createPlatformClient({ baseUrl: platformUrl, authUrl, credentials });
+
+  // 2. A payee and its bank account (the sandbox pays account numbers ending in 0001..0005 with a failure).
+  const payee = await unwrap(
+    merchant.POST('/v1/payees', {
+      body: {
+        payeeType: 'individual',
+        name: 'Maria Gonzalez',
+        EmailAddress: 'maria.gonzalez@example.com',
+        phoneNumber: '+12125550143',
+        idType: 'passport',
+        address: { addressLine: '350 Fifth Avenue, Suite 4100', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' },
+        dateOfBirth: '1988-04-17',
+      },
+    }),
+  );
+  const account = await unwrap(
+    merchant.POST('/v1/payees/{id}/accounts', {
+      params: { path: { id: payee.id } },
+      body: {
+        type: 'BANK_ACCOUNT',
+        accountHolderName: 'Maria Gonzalez',
+        bankName: 'First Hudson Bank',
+        routingNumber: '021000021',
+        accountNumber: '000123456789',
+        bankClearingSystemCode: 'USABA',
+        branchTransitNumber: null,
+        IBAN: null,
+        Currency: 'USD',
+        accountType: 'CHECKINGS',
+      },
+    }),
+  );
+
+  // 3. Preview what a payout costs on a rail (group B).
+  const fee = await unwrap(
+    platform.POST('/api/v1/fees/calculate', { body: { destinationCountry: 'GB', currency: 'GBP', rail: 'SWIFT', amount: 1000 } }),
+  );
+  console.log(`fee ${fee.totalFee} ${fee.currency}, debit ${fee.totalDebit}`);
+
+  // 4. The payout: accepted (202) in state `created` and processed asynchronously. The Idempotency-Key makes
+  //    a retry after a network error safe: the same key and body replay the first answer.
+  const payout = await unwrap(
+    merchant.POST('/v1/payouts', {
+      params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+      body: { PayeeId: payee.id, Amount: 1250, Currency: 'USD', Description: 'November commission' },
+    }),
+  );
+
+  // 5. Follow it by reference, or register a webhook once and receive every state change.
+  const current = await unwrap(
+    merchant.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: payout.PayoutUniqueReference } } }),
+  );
+  const webhook = await unwrap(merchant.POST('/v1/webhooks', { body: { url: 'https://hooks.acme.example/payouts' } }));
+  // docs:end client
+  return { payee, account, fee, payout, current, webhook };
+}
+
+// docs:begin receiver
+/** Handles one payout webhook delivery. `rawBody` is the request body exactly as received (a signature covers
+ *  the bytes, so verify before parsing); `secret` is the `whsec_...` shown once for a signed registration. */
+export async function handlePayoutWebhook(rawBody: string, headers: Headers, secret?: string): Promise<string> {
+  const event = await receivePayoutEvent(rawBody, headers, { secret }); // throws when the signature does not hold
+  switch (event.state) {
+    case 'completed':
+      return `paid ${event.amount} ${event.currency} (${event.payout_request_id})`;
+    case 'failed':
+    case 'cancelled':
+      return `not paid: ${(event.reasons ?? []).map((r) => r.code).join(', ')}`;
+    default:
+      return `${event.payout_request_id} is ${event.state}`;
+  }
+}
+// docs:end receiver
