@@ -1,0 +1,145 @@
+// Every operation of the seed (../shared/seed/payout-service-interface.md), letter for letter, in its
+// group's document, and nothing else: the table below is the seed's endpoint tables plus the token endpoints.
+import { describe, expect, it } from 'vitest';
+import type { Group } from '../../scripts/groups.js';
+import { bundles, operationsOf, resolve } from './bundles.js';
+
+const seed: Record<Group, string[]> = {
+  merchant: [
+    'POST /oauth/token',
+    'POST /v1/payees',
+    'GET /v1/payees/{id}',
+    'PATCH /v1/payees/{id}',
+    'POST /v1/payees/list',
+    'POST /v1/payees/{id}/accounts',
+    'GET /v1/payees/{id}/accounts',
+    'GET /v1/payees/{id}/accounts/{account_id}',
+    'PATCH /v1/payees/{id}/accounts/{account_id}',
+    'DELETE /v1/payees/{id}/accounts/{account_id}',
+    'POST /v1/payouts',
+    'GET /v1/payouts',
+    'GET /v1/payouts/{PayoutUniqueReference}',
+    'POST /v1/payouts/{PayoutUniqueReference}/cancel',
+    'POST /v1/webhooks',
+    'GET /v1/webhooks',
+    'DELETE /v1/webhooks',
+  ],
+  platform: [
+    'POST /oauth/token',
+    'POST /v1/payees/Create',
+    'GET /v1/payees/{id}',
+    'POST /v1/payees/list',
+    'POST /api/v1/fees/calculate',
+    'POST /v1/payouts',
+    'GET /v1/payouts',
+  ],
+  partner: [
+    'POST /finance/v1/generate-token',
+    'GET /finance/v1/partner/list',
+    'POST /finance/v1/recipient-ach',
+    'POST /finance/v1/recipient-wire',
+    'GET /finance/v1/payees',
+    'POST /finance/v1/payment_request',
+    'POST /finance/v1/partner/search_transactions',
+  ],
+  banking: [
+    'POST /oauth/token',
+    'POST /finance/api/v1/business',
+    'GET /finance/api/v1/business/{id}',
+    'POST /finance/api/v1/identity-verification',
+    'POST /finance/api/v1/counterparty',
+    'POST /finance/api/v1/account/{businessId}',
+    'GET /finance/api/v1/account/{accountId}/balance',
+    'POST /finance/api/v1/transaction/ach/pull',
+    'POST /finance/api/v1/transaction/ach/push',
+    'POST /finance/api/v1/transaction/wire/international',
+    'POST /finance/api/v1/transaction/wire/domestic',
+    'POST /finance/api/v1/transaction/internal/transfer',
+  ],
+  counterparty: [
+    'POST /api/v1/generate-token',
+    'POST /finance/v1/payee',
+    'POST /finance/v1/payment_request',
+    'POST /finance/v1/search_transactions',
+  ],
+};
+const tokenOperations = new Set(['POST /oauth/token', 'POST /finance/v1/generate-token', 'POST /api/v1/generate-token']);
+const serverVariable: Record<Group, string> = {
+  merchant: '{base_url}',
+  platform: '{sandbox_url}/payouts',
+  partner: '{sandbox_url}',
+  banking: '{banking_url}',
+  counterparty: '{sandbox_url}',
+};
+
+describe.each(Object.keys(seed) as Group[])('%s document', (group) => {
+  const doc = bundles[group];
+  const ops = operationsOf(group);
+  const documented = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+
+  it('is OpenAPI 3.1 with the seed\'s server URL', () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.servers[0].url).toBe(serverVariable[group]);
+  });
+
+  it.each(seed[group])('documents %s', (operation) => {
+    expect(documented).toContain(operation);
+  });
+
+  it('documents nothing beyond the seed', () => {
+    expect(documented.sort()).toEqual([...seed[group]].sort());
+  });
+
+  it.each(ops.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: operationId, summary, description, tag, security, errors', (name, { op }) => {
+    expect(op.operationId).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(op.summary).toBeTruthy();
+    expect(op.description).toBeTruthy();
+    expect(op.tags).toHaveLength(1);
+    const security = op.security ?? doc.security;
+    if (tokenOperations.has(name)) expect(security).toEqual([]);
+    else expect(security.length).toBeGreaterThan(0);
+    const required = tokenOperations.has(name) ? ['400', '401', '429', '500'] : ['400', '401', '403', '429', '500'];
+    for (const status of required) {
+      const response = resolve(doc, op.responses[status]);
+      expect(response?.content?.['application/problem+json'], `${name} ${status}`).toBeDefined();
+    }
+  });
+
+  it('gives the A and B token operation the {auth_url} server', () => {
+    const token = ops.find((o) => o.path === '/oauth/token');
+    if (group === 'partner' || group === 'counterparty') expect(token).toBeUndefined();
+    else expect(token?.op.servers?.[0]?.url).toBe('{auth_url}');
+  });
+});
+
+describe('shared operations', () => {
+  it('C and E define POST /finance/v1/payment_request with one contract', () => {
+    const c = operationsOf('partner').find((o) => o.path === '/finance/v1/payment_request')!.op;
+    const e = operationsOf('counterparty').find((o) => o.path === '/finance/v1/payment_request')!.op;
+    expect(JSON.stringify(e)).toBe(JSON.stringify(c));
+  });
+
+  it('A and B define /v1/payouts and /v1/payees/list with one contract', () => {
+    for (const path of ['/v1/payouts', '/v1/payees/list']) {
+      const a = bundles.merchant.paths[path];
+      const b = bundles.platform.paths[path];
+      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    }
+  });
+});
+
+describe('payout webhooks', () => {
+  const states = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled'];
+  it.each(states)('payout.%s carries the seed payload with its state', (state) => {
+    for (const group of ['merchant', 'platform'] as const) {
+      const doc = bundles[group];
+      const op = resolve(doc, doc.webhooks[`payout.${state}`]).post;
+      const schema = resolve(doc, op.requestBody.content['application/json'].schema);
+      const base = resolve(doc, schema.allOf[0]);
+      expect(base.required).toEqual(['payout_request_id', 'amount', 'currency', 'timestamp', 'state']);
+      expect(Object.keys(base.properties)).toContain('reasons');
+      expect(resolve(doc, base.properties.amount).type).toBe('string');
+      expect(schema.allOf[1].properties.state.const).toBe(state);
+    }
+  });
+});

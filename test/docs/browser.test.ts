@@ -1,0 +1,229 @@
+// The published docs in a real browser (Debian's Chromium, driven by playwright-core; never a downloaded
+// browser): built by the docs builder, served from 127.0.0.1, each page renders everything it should, asks
+// for nothing but the local server, fails no request and logs no console error. Screenshots go to
+// test-results/docs/ for a person to look at.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { problemKinds, problemTypeBase } from '../../server/http/problem.js';
+import { buildDocs, type BuiltDocs } from '../../scripts/docs-build.js';
+import { groups, type Group } from '../../scripts/groups.js';
+import { bundles, operationsOf, resolve, type Json } from '../contract/bundles.js';
+import { serveDirectory, type StaticServer } from './static-server.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const haveChromium = existsSync(chromiumPath);
+if (!haveChromium) {
+  console.warn(
+    `test/docs/browser.test.ts is skipped: ${chromiumPath} does not exist. Install Debian's Chromium ` +
+      '(apt-get install -y --no-install-recommends chromium); CI does so in .ci/run.',
+  );
+}
+const screenshots = new URL('../../test-results/docs/', import.meta.url).pathname;
+
+interface OpenedPage {
+  page: Page;
+  /** Requests to anything but the local server (aborted before they leave the machine). */
+  offsite: string[];
+  /** Failed requests and answers of 400 and more. */
+  failed: string[];
+  /** Console errors and uncaught page errors. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** The browser globals the in-page functions below use (the repo's tsconfig has no DOM library). */
+interface PageGlobals {
+  location: { hash: string };
+  document: {
+    getElementById(id: string): { innerText: string } | null;
+    querySelector(selector: string): { placeholder?: string } | null;
+  };
+}
+
+/** Goes to a Redoc route (`#/payees/createpayee`) without reloading the page. */
+async function goToRoute(page: Page, href: string): Promise<void> {
+  await page.evaluate((h) => {
+    (globalThis as unknown as PageGlobals).location.hash = h.replace(/^#?/, '#');
+  }, href);
+}
+
+/** Everything a page of a group documents: operation summaries, then webhook summaries. */
+function summariesOf(group: Group): string[] {
+  const doc = bundles[group];
+  const ops = operationsOf(group).map((o) => String(o.op.summary));
+  const hooks = Object.values<Json>(doc.webhooks ?? {}).map((item) => String(resolve(doc, item).post.summary));
+  return [...ops, ...hooks];
+}
+
+describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
+  let built: BuiltDocs;
+  let site: StaticServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    built = await buildDocs();
+    site = await serveDirectory(built.outDir);
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    await mkdir(screenshots, { recursive: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  async function open(file: string): Promise<OpenedPage> {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const opened: Omit<OpenedPage, 'page' | 'close'> = { offsite: [], failed: [], errors: [] };
+    // Anything not for the local server is recorded and aborted, so the test itself sends nothing away.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${site.origin}/`)) return route.continue();
+      opened.offsite.push(url);
+      return route.abort('blockedbyclient');
+    });
+    const page = await context.newPage();
+    page.on('requestfailed', (r) => opened.failed.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) opened.failed.push(`${r.url()} answered ${r.status()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') opened.errors.push(m.text());
+    });
+    page.on('pageerror', (e) => opened.errors.push(e.message));
+    await page.goto(`${site.origin}/docs/${file}`, { waitUntil: 'load' });
+    return { page, ...opened, close: () => context.close() };
+  }
+
+  function expectClean(opened: OpenedPage): void {
+    expect(opened.offsite, 'requests to other hosts').toEqual([]);
+    expect(opened.failed, 'failed requests').toEqual([]);
+    expect(opened.errors, 'console errors').toEqual([]);
+  }
+
+  it('builds a landing page and one reference page per group, served locally', async () => {
+    expect(built.pages).toEqual(['index.html', ...groups.map((g) => `${g}.html`)]);
+  });
+
+  it('renders the landing page with every section, group and fact it promises', async () => {
+    const opened = await open('index.html');
+    const { page } = opened;
+    try {
+      await page.waitForLoadState('networkidle');
+      await expect.poll(() => page.locator('h1').innerText()).toBe('Payout Service API');
+
+      // Every table-of-contents entry points at a section that exists.
+      const targets = await page.$$eval('nav.toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
+      expect(targets.length).toBeGreaterThanOrEqual(9);
+      for (const id of targets) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
+
+      // Every in-page link resolves.
+      const anchors = await page.$$eval('main a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
+      for (const id of anchors) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
+
+      const text = await page.locator('main').innerText();
+      for (const g of groups) {
+        expect(await page.locator(`main a[href="${g}.html"]`).count(), `link to ${g}.html`).toBeGreaterThan(0);
+        expect(text).toContain(String(bundles[g].info.title));
+      }
+      for (const event of Object.keys(bundles.merchant.webhooks ?? {})) expect(text).toContain(event);
+      for (const kind of Object.keys(problemKinds)) expect(text).toContain(problemTypeBase + kind);
+      const sandbox = JSON.parse(await readFile(new URL('../../server/payouts/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
+        examples: Record<string, string>;
+      };
+      for (const number of Object.values(sandbox.examples)) expect(text).toContain(number);
+      for (const step of ['Get a token', 'Create a payee', 'Preview the fee', 'Create the payout', 'Receive the webhooks']) expect(text).toContain(step);
+      expect(text).toContain('curl -X POST');
+      expect(text).toContain("createMerchantClient({ baseUrl, authUrl, credentials })");
+
+      // The state machine is drawn, with every state of the contract in it.
+      const svg = page.locator('svg.state-machine');
+      await expect.poll(() => svg.isVisible()).toBe(true);
+      const svgText = await svg.textContent();
+      for (const state of bundles.merchant.components.schemas.PayoutState.enum as string[]) expect(svgText).toContain(state);
+
+      await page.screenshot({ path: `${screenshots}index.png`, fullPage: true });
+      expectClean(opened);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  it.each(groups)('renders every operation of the %s reference', async (group) => {
+    const opened = await open(`${group}.html`);
+    const { page } = opened;
+    try {
+      await page
+        .locator('#api-content')
+        .waitFor({ timeout: 60_000 }) // generous: CI machines with two busy cores parse 2.6 MB of Redoc slowly
+        .catch(async (err: Error) => {
+          await page.screenshot({ path: `${screenshots}${group}-failed.png`, fullPage: true });
+          const body = (await page.locator('body').innerText()).slice(0, 500);
+          throw new Error(`${err.message}\nerrors: ${JSON.stringify(opened.errors)}\nfailed: ${JSON.stringify(opened.failed)}\nbody: ${body}`);
+        });
+      await page.waitForLoadState('networkidle');
+      // Redoc builds its search index in a worker; the screenshot is nicer once the box stops saying "Loading".
+      await page
+        .waitForFunction(() => !/Loading/.test((globalThis as unknown as PageGlobals).document.querySelector('input')?.placeholder ?? ''), undefined, { timeout: 5_000 })
+        .catch(() => undefined);
+      await page.screenshot({ path: `${screenshots}${group}.png`, fullPage: true });
+
+      // Redoc 3 shows one tag (and one operation) at a time: open each tag in the sidebar to list its items,
+      // again (Redoc renders asynchronously) until every summary was seen or 15 s have passed.
+      const expected = summariesOf(group);
+      const tagLinks = await page.$$eval('.menu-item-type-group > a', (as) => as.map((a) => a.getAttribute('href')!));
+      const items = new Map<string, string>();
+      const deadline = Date.now() + 15_000;
+      do {
+        for (const href of tagLinks) {
+          await goToRoute(page, href);
+          await page.waitForTimeout(200);
+          const found = await page.$$eval('[data-component-name="Menu/MenuItem"] a[href] span[data-text]', (spans) =>
+            spans.map((s) => [s.getAttribute('data-text') ?? '', s.closest('a')!.getAttribute('href') ?? ''] as const),
+          );
+          for (const [label, href] of found) if (!items.has(label)) items.set(label, href);
+        }
+      } while (expected.some((s) => !items.has(s)) && Date.now() < deadline);
+
+      // Each operation's own page renders its summary in the main content.
+      const missing: string[] = [];
+      let firstOperation: string | undefined;
+      for (const summary of expected) {
+        const href = items.get(summary);
+        if (!href) {
+          missing.push(`${summary} (not in the sidebar)`);
+          continue;
+        }
+        firstOperation ??= href;
+        await goToRoute(page, href);
+        const shown = await page
+          .waitForFunction(
+            (s) => (globalThis as unknown as PageGlobals).document.getElementById('api-content')?.innerText.includes(s) ?? false,
+            summary,
+            { timeout: 10_000 },
+          )
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!shown) missing.push(`${summary} (not rendered at ${href})`);
+      }
+      expect(missing).toEqual([]);
+      expect(items.size).toBeGreaterThanOrEqual(expected.length);
+
+      if (firstOperation) {
+        await goToRoute(page, firstOperation);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${screenshots}${group}-operation.png`, fullPage: true });
+      }
+      expectClean(opened);
+    } finally {
+      await opened.close();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,65 @@
+// The generated client of each group, pointed at its mock as a user would: the mock's origin is both the base
+// URL and (for A, B and D) the token issuer, because Prism serves every path of a document at its root.
+import {
+  createBankingClient,
+  createCounterpartyClient,
+  createMerchantClient,
+  createPartnerClient,
+  createPlatformClient,
+  type Credentials,
+} from '../../client/create-clients.js';
+import type { Fetch } from '../../client/authenticated-fetch.js';
+import type { Group } from '../../scripts/groups.js';
+import { operationsOf } from '../contract/bundles.js';
+import { exampleRequest, isSecured, type OperationRef } from './operation-requests.js';
+
+/** What the mock suite calls on every client: openapi-fetch's generic `request`, untyped by design here. */
+export interface AnyClient {
+  request(
+    method: string,
+    path: string,
+    init: { params?: ExampleParams; body?: unknown },
+  ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+}
+type ExampleParams = { path?: Record<string, unknown>; query?: Record<string, unknown>; header?: Record<string, string> };
+
+export type ClientAuth = { credentials: Credentials } | { token: string };
+
+const factories: Record<Group, (o: { baseUrl: string; authUrl: string; fetch?: Fetch } & ClientAuth) => unknown> = {
+  merchant: (o) => createMerchantClient(o),
+  platform: (o) => createPlatformClient(o),
+  partner: (o) => createPartnerClient(o),
+  banking: (o) => createBankingClient(o),
+  counterparty: (o) => createCounterpartyClient(o),
+};
+
+export function clientFor(group: Group, mockUrl: string, auth: ClientAuth, fetch?: Fetch): AnyClient {
+  return factories[group]({ baseUrl: mockUrl, authUrl: mockUrl, fetch, ...auth }) as AnyClient;
+}
+
+/** The group's token operation: the unsecured one whose request example carries client credentials. */
+export function tokenOperation(group: Group): OperationRef {
+  const found = operationsOf(group)
+    .map((o) => ({ group, ...o }))
+    .find((ref) => !isSecured(ref) && ref.op.requestBody);
+  if (!found) throw new Error(`${group} documents no token operation`);
+  return found;
+}
+
+/** The client credentials of the group's token request example (`client_id` for OAuth, `clientId` for partners). */
+export function exampleCredentials(group: Group): Credentials {
+  const body = exampleRequest(tokenOperation(group)).body as Record<string, unknown> | undefined;
+  const clientId = body?.client_id ?? body?.clientId;
+  const clientSecret = body?.client_secret ?? body?.clientSecret;
+  if (typeof clientId !== 'string' || typeof clientSecret !== 'string') {
+    throw new Error(`${group}: the token request example has no client id and secret (${JSON.stringify(body)})`);
+  }
+  return { clientId, clientSecret };
+}
+
+/** A fetch that drops the Authorization header the client adds: a caller that sends no token. */
+export const withoutToken: Fetch = (request) => {
+  const headers = new Headers(request.headers);
+  headers.delete('Authorization');
+  return globalThis.fetch(new Request(request, { headers }));
+};

@@ -1,0 +1,133 @@
+// Scale out: two server processes (RUN_WORKERS=true on both: each runs a payout engine and a webhook
+// dispatcher) on one fresh PostgreSQL database, SANDBOX_STEP_MS=0, 1,000 payouts created through both
+// in turn. Proves, by reading the database directly and the receiver's log: each transition happened
+// exactly once (one payout_events row per payout and state, each payout's states in order), each webhook
+// delivery happened exactly once (one webhook_deliveries row per event and registration, delivered, and
+// the receiver got each (payout, state) once), all 1,000 completed, and both instances did part of the
+// delivering (so the two really competed). PostgreSQL only: SQLite is one process's store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchantClient } from '../../client/create-clients.js';
+import { unwrap } from '../../client/problem-error.js';
+import { openStore, type Store } from '../../server/store/database.js';
+import { bankAccount, individual } from '../support/merchants.js';
+import { postgresAvailable, stores } from '../support/stores.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { createMerchantWithCli } from './admin-cli.js';
+import { deliveredEvents, duplicates, statesByPayout } from './delivered-events.js';
+import { startPayoutLoad } from './payout-load.js';
+import { killAll, startServerProcess, type ServerProcess } from './server-process.js';
+import { waitUntil } from './wait-until.js';
+
+const payoutCount = 1000;
+const expectedStates = ['created', 'processing', 'sent', 'completed'];
+const postgres = stores.find((kind) => kind.name === 'postgres');
+
+const title = postgresAvailable ? 'scale out: two instances on one PostgreSQL' : 'scale out (skipped: needs PostgreSQL, set TEST_DATABASE_URL)';
+
+describe.skipIf(!postgresAvailable)(title, () => {
+  let db: { url: string; drop(): Promise<void> } | undefined;
+  let receiver: WebhookReceiver | undefined;
+  let store: Store | undefined;
+
+  beforeAll(async () => {
+    db = await postgres!.fresh();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await killAll();
+    await store?.close();
+    await receiver?.close();
+    await db?.drop();
+  });
+
+  it(`processes ${payoutCount} payouts with each transition and each webhook exactly once`, { timeout: 150_000 }, async () => {
+    // Both start at once, as a deployment would start them: they race to migrate and to create the signing key
+    // (signing-key-race.test.ts makes that race deterministic).
+    // LOG_LEVEL=info so that each instance's 'webhook delivery' lines can be counted.
+    const env = { DATABASE_URL: db!.url, SANDBOX_STEP_MS: '0', RUN_WORKERS: 'true', LOG_LEVEL: 'info' };
+    const instances: ServerProcess[] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    const merchant = await createMerchantWithCli(db!.url, 'Scale Out Co');
+    // Each client takes its token from the other instance, as behind a load balancer: both must accept both's tokens.
+    const [a, b] = instances.map((instance, i) => createMerchantClient({ baseUrl: instance.baseUrl, authUrl: instances[1 - i]!.baseUrl, credentials: merchant }));
+    await unwrap(a!.POST('/v1/webhooks', { body: { url: receiver!.url } }));
+    const payee = await unwrap(b!.POST('/v1/payees', { body: individual }));
+    await unwrap(a!.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount('000123456789') }));
+
+    const result = await startPayoutLoad({
+      clients: [a!, b!],
+      body: (i) => ({ PayeeId: payee.id, Amount: 1 + (i % 500), Currency: 'USD', Description: `scale out ${i}` }),
+      concurrency: 16,
+      maxPayouts: payoutCount,
+      maxMs: 90_000,
+    }).done;
+    expect({ accepted: result.accepted.length, connectionErrors: result.connectionErrors, otherAnswers: result.otherAnswers }).toEqual({
+      accepted: payoutCount,
+      connectionErrors: 0,
+      otherAnswers: {},
+    });
+
+    store = await openStore(db!.url, { migrate: false, poolSize: 2 });
+    const q = store.db;
+    const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
+    await waitUntil(
+      `all ${payoutCount} payouts complete`,
+      async () => (await count(q.selectFrom('payouts').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'completed').executeTakeFirstOrThrow())) === payoutCount,
+      60_000,
+      200,
+    );
+    const eventCount = payoutCount * expectedStates.length;
+    await waitUntil(
+      `all ${eventCount} deliveries are recorded as delivered`,
+      async () =>
+        (await count(q.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('outcome', '=', 'delivered').executeTakeFirstOrThrow())) >= eventCount &&
+        (await count(q.selectFrom('payout_events').select((eb) => eb.fn.countAll().as('n')).where('dispatched_at', 'is', null).executeTakeFirstOrThrow())) === 0,
+      60_000,
+      200,
+    );
+    await receiver!.waitFor(eventCount, undefined, 10_000);
+    await new Promise((r) => setTimeout(r, 500)); // time for a second copy of anything to arrive
+
+    // Transitions: one event row per (payout, state), each payout's states in order.
+    const payouts = await q.selectFrom('payouts').select(['reference', 'status']).execute();
+    expect(payouts).toHaveLength(payoutCount);
+    expect(new Set(payouts.map((p) => p.reference))).toEqual(new Set(result.accepted.map((p) => p.reference)));
+    const repeated = await q
+      .selectFrom('payout_events')
+      .select(['payout_reference', 'state', (eb) => eb.fn.countAll().as('n')])
+      .groupBy(['payout_reference', 'state'])
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
+    expect(repeated).toEqual([]);
+    const events = await q.selectFrom('payout_events').select(['id', 'payout_reference', 'state']).orderBy('id').execute();
+    expect(events).toHaveLength(eventCount);
+    const storedStates = statesByPayout(events.map((e) => ({ payout: e.payout_reference, state: e.state })));
+    const outOfSequence = [...storedStates].filter(([, states]) => states.join() !== expectedStates.join());
+    expect(outOfSequence).toEqual([]);
+
+    // Deliveries: one row per (event, registration), every one delivered, every event covered.
+    const deliveries = await q.selectFrom('webhook_deliveries').select(['event_id', 'webhook_id', 'outcome']).execute();
+    expect(deliveries).toHaveLength(eventCount);
+    expect(new Set(deliveries.map((d) => `${d.event_id}:${d.webhook_id}`)).size).toBe(eventCount);
+    expect(new Set(deliveries.map((d) => Number(d.event_id)))).toEqual(new Set(events.map((e) => Number(e.id))));
+    expect(deliveries.filter((d) => d.outcome !== 'delivered')).toEqual([]);
+
+    // The receiver: each (payout, state) exactly once.
+    const received = deliveredEvents(receiver!.deliveries);
+    expect(duplicates(received)).toEqual([]);
+    expect(received).toHaveLength(eventCount);
+    const receivedStates = statesByPayout(received);
+    expect(receivedStates.size).toBe(payoutCount);
+    for (const [reference, states] of receivedStates) expect([...states].sort(), reference).toEqual([...expectedStates].sort());
+
+    // Both instances delivered: the exactly-once above held while they competed for the same rows.
+    const deliveredBy = instances.map((instance) => instance.logged.get('webhook delivery') ?? 0);
+    expect(deliveredBy.every((n) => n > 0), `deliveries per instance: ${deliveredBy}`).toBe(true);
+    expect(deliveredBy[0]! + deliveredBy[1]!).toBe(eventCount);
+    expect(instances.flatMap((instance) => instance.failures)).toEqual([]);
+    console.log(
+      `scale out: ${payoutCount} payouts created in ${result.elapsedMs} ms through 2 instances; ${events.length} events, ` +
+        `${received.length} deliveries (instance A sent ${deliveredBy[0]}, B ${deliveredBy[1]})`,
+    );
+  });
+});
+

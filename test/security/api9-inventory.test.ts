@@ -1,0 +1,91 @@
+// OWASP API9:2023 Improper Inventory Management. test/conformance/inventory.test.ts proves every documented
+// operation is mounted and tested and that the generated route tables are the documents' operations. This
+// suite takes it to the risk: what the server mounts (the registry's group mounts and their handlers) is
+// exactly what the documents list; every document carries a version and https servers with the seed's
+// variables; every webhook the dispatcher can send is documented; and no other version, prefix or group
+// of a documented path answers: /v0, /v2, /v3, /beta, /internal, /test and the other groups' prefixes all
+// get a 404 problem, with any caller.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groups } from '../../scripts/groups.js';
+import { groupMounts } from '../../server/groups/registry.js';
+import { allEvents } from '../../server/webhooks/webhook-registrations.js';
+import { bundles, operationsOf } from '../contract/bundles.js';
+import { startService, type RunningService } from '../support/service.js';
+import { basePaths, distinctOperations } from './operations.js';
+import { fill, problemType, send } from './requests.js';
+
+let service: RunningService;
+let tokens: { merchant: string; partner: string };
+
+beforeAll(async () => {
+  service = await startService(':memory:');
+  const m = await service.services.credentials.createMerchant('Acme');
+  const p = await service.services.credentials.createPartner('Partner');
+  tokens = { merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token, partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token };
+});
+afterAll(() => service.stop());
+
+describe('what the server mounts is what the documents list', () => {
+  it('mounts one group per document, each with a handler for exactly its documented operations', () => {
+    const mounts = groupMounts(service.services, true);
+    expect(mounts.map((m) => m.group).sort()).toEqual([...groups].sort());
+    for (const mount of mounts) {
+      const documented = operationsOf(mount.group).map((o) => `${o.method} ${o.path} ${o.op.operationId}`).sort();
+      expect(mount.routes.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort(), mount.group).toEqual(documented);
+      expect(Object.keys(mount.handlers).sort(), `${mount.group} handlers`).toEqual([...new Set(operationsOf(mount.group).map((o) => o.op.operationId as string))].sort());
+      expect(mount.document, `${mount.group} serves the bundled document`).toEqual(bundles[mount.group]);
+    }
+  });
+
+  it.each(groups)('%s: the document states its version and https servers with the seed variables', (group) => {
+    const doc = bundles[group];
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(doc.servers.length).toBeGreaterThan(0);
+    for (const server of doc.servers) {
+      for (const variable of Object.values<{ default: string }>(server.variables ?? {})) expect(variable.default).toMatch(/^https:\/\//);
+      expect(server.url).toMatch(/^\{(base_url|sandbox_url|banking_url|auth_url)\}/);
+    }
+    for (const { op } of operationsOf(group)) expect(op.deprecated ?? false, `${op.operationId} is not deprecated: nothing old is kept alive`).toBe(false);
+  });
+
+  it('documents every webhook event the dispatcher can send', () => {
+    expect(Object.keys(bundles.merchant.webhooks).sort()).toEqual([...allEvents].sort());
+  });
+});
+
+/** Every documented path under another version or an unlisted stage, and under the other groups' prefixes. */
+const shadows = distinctOperations.flatMap((o) => {
+  const variants = ['v0', 'v2', 'v3', 'beta', 'internal', 'test'].filter((v) => o.url.includes('/v1/')).map((v) => o.url.replace('/v1/', `/${v}/`));
+  const otherPrefixes = Object.values(basePaths)
+    .filter((prefix) => prefix !== '' && !o.url.startsWith(prefix))
+    .map((prefix) => prefix + o.url)
+    .filter((url) => !distinctOperations.some((d) => d.url === url && d.method === o.method));
+  const unprefixed = o.group === 'platform' ? [o.url.replace(/^\/payouts/, '')].filter((url) => !distinctOperations.some((d) => d.url === url && d.method === o.method)) : [];
+  return [...variants, ...otherPrefixes, ...unprefixed].map((url) => ({ o, url }));
+});
+
+describe('no other version or prefix of a documented operation answers', () => {
+  it('has shadows of every group to try', () => {
+    expect(new Set(shadows.map((s) => s.o.group))).toEqual(new Set(groups));
+    expect(shadows.length).toBeGreaterThan(200);
+  });
+
+  it('answers each with a 404 problem, whatever the caller', async () => {
+    for (const { o, url } of shadows) {
+      for (const token of [tokens.merchant, tokens.partner, undefined]) {
+        const r = await send(service.baseUrl, o.method.toUpperCase(), fill(url), { ...(token ? { token } : {}), ...(o.bodySchema ? { body: {} } : {}) });
+        expect(r.status, `${o.method.toUpperCase()} ${url}: ${r.text.slice(0, 200)}`).toBe(404);
+        expect(r.body.type).toBe(problemType('not-found'));
+      }
+    }
+  });
+
+  it('serves the documented operations themselves (the control)', async () => {
+    for (const o of distinctOperations) {
+      const token = o.caller === 'none' ? undefined : tokens[o.caller];
+      const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), { ...(token ? { token } : {}), ...(o.bodySchema ? { body: {} } : {}) });
+      expect(r.body?.detail ?? '', `${o.group} ${o.operationId}`).not.toMatch(/^No operation at/);
+    }
+  });
+});

@@ -1,0 +1,140 @@
+// Group E over real HTTP with the generated client, on each store: counterparties with ACH or wire
+// details (masked in responses), payment requests shared with group C, and the payment history search
+// with every filter of the seed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eachTransaction } from '../../client/paginate.js';
+import { unwrap } from '../../client/problem-error.js';
+import type { components } from '../../generated/counterparty/schema.js';
+import { newMerchant, type TestMerchant } from '../support/merchants.js';
+import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
+import { startService, type RunningService } from '../support/service.js';
+import { stores } from '../support/stores.js';
+
+type S = components['schemas'];
+type Search = S['TransactionSearchRequest'];
+const counterparty = (merchantId: number, example: 'achIndividual' | 'wireBusiness' | 'internationalAch' = 'achIndividual'): S['CounterpartyCreateRequest'] => ({
+  ...documentedRequest<S['CounterpartyCreateRequest']>('counterparty', '/finance/v1/payee', example),
+  merchantId,
+});
+
+describe.each(stores)('counterparty API on $name', (kind) => {
+  let service: RunningService;
+  let drop: () => Promise<void>;
+  let acme: TestMerchant;
+  let outsider: TestMerchant;
+  let partner: TestPartner;
+  let achId: number;
+  let wireId: number;
+  const made: number[] = [];
+
+  beforeAll(async () => {
+    const db = await kind.fresh();
+    drop = db.drop;
+    service = await startService(db.url, { sandboxStepMs: 0 });
+    acme = await newMerchant(service, 'Acme');
+    outsider = await newMerchant(service, 'Outsider');
+    partner = await newPartner(service, [acme.merchantId]);
+    await newPartner(service, [outsider.merchantId], 'Rival');
+  });
+  afterAll(async () => {
+    await service.stop();
+    await drop();
+  });
+
+  it('registers an ACH counterparty, echoing it with numbers masked', async () => {
+    const body = counterparty(acme.merchantId);
+    const { data, response } = await partner.e.POST('/finance/v1/payee', { body });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ merchantId: acme.merchantId, name: body.name, PaymentMethodType: 'STANDARD', type: 'INDIVIDUAL', productId: 12, individualId: 73105, wire: null });
+    expect(data!.ach).toMatchObject({ accountNumber: '6789', routingNumber: body.ach!.routingNumber, gatewayRoutingNumber: null, rdfiNumberQualifier: null });
+    achId = data!.id;
+  });
+
+  it('registers a business wire counterparty with its ID number masked, and an international ACH one', async () => {
+    const wire = await unwrap(partner.e.POST('/finance/v1/payee', { body: counterparty(acme.merchantId, 'wireBusiness') }));
+    expect(wire).toMatchObject({ type: 'BUSINESS', PaymentMethodType: 'DOMESTIC_WIRE', idNumber: '4567', idType: 'EIN', ach: null });
+    expect(wire.wire).toMatchObject({ beneficiaryFIIdType: 'ABA' });
+    wireId = wire.id;
+    const iat = await unwrap(partner.e.POST('/finance/v1/payee', { body: counterparty(acme.merchantId, 'internationalAch') }));
+    expect(iat.ach).toMatchObject({ rdfiNumberQualifier: '02', gatewayRoutingNumber: '021000021' });
+  });
+
+  it('refuses a counterparty of an unlinked merchant (404) and one without the details its method needs', async () => {
+    expect((await partner.e.POST('/finance/v1/payee', { body: counterparty(outsider.merchantId) })).response.status).toBe(404);
+    const noAch = { ...counterparty(acme.merchantId), ach: undefined };
+    const r = await partner.e.POST('/finance/v1/payee', { body: noAch });
+    expect([400, 422]).toContain(r.response.status);
+    expect(r.error!.errors!.length).toBeGreaterThan(0);
+  });
+
+  it('pays counterparties through the shared payment request and finds them by every filter', async () => {
+    const pay = (payeeId: number, amount: number, method: S['PaymentRequest']['paymentMethodType'], extra: Partial<S['PaymentRequest']> = {}) =>
+      unwrap(partner.e.POST('/finance/v1/payment_request', { body: { payeeId, amount, currency: 'USD', paymentMethodType: method, description: `pay ${amount}`, merchantId: acme.merchantId, ...extra } }));
+    const small = await pay(achId, 10, 'STANDARD', { externalId: 'EXT-10' });
+    const large = await pay(wireId, 5000, 'DOMESTIC_WIRE');
+    const mid = await pay(achId, 250.25, 'SAME_DAY');
+    made.push(small.paymentId, large.paymentId, mid.paymentId);
+    // Let them complete.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const page = await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['completed'] } }));
+      if (page.totalCount >= 3) break;
+      if (Date.now() > deadline) throw new Error('payments did not complete');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const ids = async (body: Search) => (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body }))).data.map((t) => t.paymentId).sort((a, b) => a - b);
+    const all = [...made].sort((a, b) => a - b);
+    const before = new Date(Date.now() - 60_000).toISOString();
+    const after = new Date(Date.now() + 60_000).toISOString();
+    expect(await ids({})).toEqual(all);
+    expect(await ids({ minAmount: 100 })).toEqual([mid.paymentId, large.paymentId].sort((a, b) => a - b));
+    expect(await ids({ minAmount: 250.25, maxAmount: 250.25 })).toEqual([mid.paymentId]);
+    expect(await ids({ maxAmount: 250.24 })).toEqual([small.paymentId]);
+    expect(await ids({ excludeWire: true })).toEqual([small.paymentId, mid.paymentId].sort((a, b) => a - b));
+    expect(await ids({ excludeAch: true })).toEqual([large.paymentId]);
+    expect(await ids({ transactionType: ['WIRE'] })).toEqual([large.paymentId]);
+    expect(await ids({ counterpartyId: wireId })).toEqual([large.paymentId]);
+    expect(await ids({ customerId: acme.merchantId, externalId: 'EXT-10' })).toEqual([small.paymentId]);
+    expect(await ids({ paymentId: String(mid.paymentId) })).toEqual([mid.paymentId]);
+    expect(await ids({ beginDate: before, endDate: after, updatedStart: before, postDateStart: before, postDateEnd: after })).toEqual(all);
+    expect(await ids({ endDate: before })).toEqual([]);
+    expect(await ids({ processingStatus: ['completed'], reconStatuses: ['UNRECONCILED'], direction: 'OUTBOUND', isInbound: false })).toEqual(all);
+    expect(await ids({ isInbound: true })).toEqual([]);
+    expect(await ids({ loadedFromFile: 'false', showAchNoc: true })).toEqual(all);
+    expect(await ids({ loadedFromFile: 'true' })).toEqual([]);
+    expect(await ids({ batchId: 'B1' })).toEqual([]);
+    expect(await ids({ productId: 12 })).toEqual(all);
+    expect(await ids({ productId: 13 })).toEqual([]);
+    expect(await ids({ accountNumber: '000123456789' })).toEqual([small.paymentId, mid.paymentId].sort((a, b) => a - b));
+    expect(await ids({ requesterUsername: partner.clientId, requesterIpAddress: '127.0.0.1' })).toEqual(all);
+    const page = await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { paymentId: String(large.paymentId) } }));
+    expect(page.data[0]).toMatchObject({ amount: '5000.00', transactionType: 'WIRE', direction: 'OUTBOUND', accountNumber: expect.stringMatching(/^[0-9A-Za-z]{4}$/), partnerId: partner.partnerId });
+    const newestFirst = (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: {} }))).data.map((t) => t.paymentId);
+    expect(newestFirst).toEqual([...all].reverse());
+    const iterated = [];
+    for await (const t of eachTransaction(partner.e, { pageSize: 1 })) iterated.push(t.paymentId);
+    expect(iterated).toEqual([...all].reverse());
+  });
+
+  it.each([
+    ['an inverted date range', { beginDate: '2026-12-01T00:00:00Z', endDate: '2026-11-01T00:00:00Z' }, '#/endDate'],
+    ['minAmount above maxAmount', { minAmount: 10, maxAmount: 5 }, '#/minAmount'],
+    ['excluding both rails', { excludeAch: true, excludeWire: true }, '#/excludeWire'],
+    ['isInbound against direction', { isInbound: true, direction: 'OUTBOUND' }, '#/isInbound'],
+  ] as const)('refuses %s (422)', async (_, body, pointer) => {
+    const { response, error } = await partner.e.POST('/finance/v1/search_transactions', { body: body as Search });
+    expect(response.status).toBe(422);
+    expect(error!.errors).toContainEqual(expect.objectContaining({ pointer }));
+  });
+
+  it('refuses an unlinked customerId (404) and unknown filters (400)', async () => {
+    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { customerId: outsider.merchantId } })).response.status).toBe(404);
+    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['lost'] } as unknown as Search })).response.status).toBe(400);
+    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { pageSize: 500 } })).response.status).toBe(400);
+  });
+
+  it('shows group C the same payments group E made (one operation, one store)', async () => {
+    const viaC = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: acme.merchantId } }));
+    expect(viaC.data.map((t) => t.paymentId).sort((a, b) => a - b)).toEqual([...made].sort((a, b) => a - b));
+  });
+});

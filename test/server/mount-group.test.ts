@@ -1,0 +1,77 @@
+// mountGroup on its own: one group on an app of its own port, nothing else answering, and response
+// validation catching a handler that breaks the contract (a 500 problem, logged, never the bad body).
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as platformRoutes from '../../generated/platform/routes.js';
+import { createPlatformClient } from '../../client/create-clients.js';
+import { unwrap } from '../../client/problem-error.js';
+import { loadDocument } from '../../server/groups/registry.js';
+import { platformHandlers } from '../../server/groups/platform/handlers.js';
+import { notFound, problemHandler } from '../../server/http/errors.js';
+import { mountGroup } from '../../server/http/mount-group.js';
+import type { OperationHandler } from '../../server/http/operation-handler.js';
+import { requestId } from '../../server/http/request-id.js';
+import { contextOf, type RequestContext } from '../../server/http/request-context.js';
+import { individual } from '../support/merchants.js';
+import { startService, type RunningService } from '../support/service.js';
+
+let service: RunningService;
+let server: ReturnType<express.Express['listen']>;
+let baseUrl: string;
+let token: string;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  service = await startService(':memory:');
+  const m = await service.services.credentials.createMerchant('Acme');
+  token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+  const handlers = platformHandlers(service.services) as unknown as Record<string, OperationHandler<never, RequestContext>>;
+  // A handler that answers a body the contract does not allow.
+  handlers.listPayouts = (async () => ({ status: 200, body: { data: [{ PayoutUniqueReference: 'not-a-reference' }], nextCursor: null } })) as never;
+  const app = express();
+  app.use(requestId, express.json());
+  mountGroup(app, {
+    document: loadDocument('platform'),
+    basePath: platformRoutes.basePath,
+    routes: platformRoutes.routes,
+    handlers,
+    security: { MerchantOAuth: async (req) => contextOf(req, await service.services.tokens.verify(req.headers.authorization)) },
+    anonymous: (req) => contextOf(req),
+    validateResponses: true,
+  });
+  app.use(notFound, problemHandler((_, message) => logged.push(message)));
+  await new Promise<void>((resolve) => {
+    server = app.listen(0, '127.0.0.1', () => resolve());
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.close();
+  await service.stop();
+});
+
+describe('a single group on its own port', () => {
+  it('serves its operations under its base path', async () => {
+    const client = createPlatformClient({ baseUrl: `${baseUrl}/payouts`, token });
+    const created = await unwrap(client.POST('/v1/payees/Create', { body: individual }));
+    expect(await unwrap(client.GET('/v1/payees/{id}', { params: { path: { id: created.id } } }))).toEqual(created);
+  });
+
+  it('answers nothing outside them: other groups\' paths and its own paths without the base are 404 problems', async () => {
+    for (const path of ['/v1/payees', '/v1/payees/Create', '/finance/v1/partner/list', '/oauth/token']) {
+      const r = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  it('validates responses: a handler breaking the contract yields a logged 500 problem, not its body', async () => {
+    const r = await fetch(`${baseUrl}/payouts/v1/payouts`, { headers: { authorization: `Bearer ${token}` } });
+    expect(r.status).toBe(500);
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'https://payouts.example/problems/internal-error', status: 500 });
+    expect(JSON.stringify(body)).not.toContain('not-a-reference');
+    expect(logged).toContain('request failed');
+  });
+});

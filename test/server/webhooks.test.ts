@@ -1,0 +1,197 @@
+// Webhook registrations and deliveries over real HTTP, on each store: register, list and delete per
+// merchant, event selection, environments, Standard Webhooks signatures, delivery records, once-only
+// delivery, and the private-address guard at registration and at delivery.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unwrap } from '../../client/problem-error.js';
+import { receivePayoutEvent } from '../../client/webhooks.js';
+import { WebhookVerificationError } from '../../client/webhook-signature.js';
+import { checkTarget, isPrivateAddress } from '../../server/webhooks/address-guard.js';
+import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
+import { startService, type RunningService } from '../support/service.js';
+import { stores } from '../support/stores.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+async function payout(m: TestMerchant, accountNumber = '000123456789') {
+  const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
+  await unwrap(m.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount(accountNumber) }));
+  return unwrap(m.a.POST('/v1/payouts', { body: { PayeeId: payee.id, Amount: 10, Currency: 'USD' } }));
+}
+
+describe.each(stores)('webhooks on $name', (kind) => {
+  let service: RunningService;
+  let drop: () => Promise<void>;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    const db = await kind.fresh();
+    drop = db.drop;
+    service = await startService(db.url, { sandboxStepMs: 0 });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await service.stop();
+    await receiver.close();
+    await drop();
+  });
+
+  it('registers, lists and deletes per merchant; another merchant sees and removes nothing', async () => {
+    const m = await newMerchant(service);
+    const other = await newMerchant(service, 'Other');
+    const created = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/a` } }));
+    expect(created).toMatchObject({ url: `${receiver.url}/a`, environment: 'sandbox', signed: false, secret: null, events: ['payout.created', 'payout.processing', 'payout.sent', 'payout.completed', 'payout.failed', 'payout.cancelled'] });
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    const second = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/b`, events: ['payout.completed', 'payout.failed'], environment: 'production' } }));
+    expect((await unwrap(m.a.GET('/v1/webhooks'))).map((w) => w.id)).toEqual([created.id, second.id]);
+    expect(await unwrap(other.a.GET('/v1/webhooks'))).toEqual([]);
+    expect((await other.a.DELETE('/v1/webhooks', { params: { query: { id: created.id } } })).response.status).toBe(404);
+    const removed = await m.a.DELETE('/v1/webhooks', { params: { query: { id: created.id } } });
+    expect(removed.response.status).toBe(204);
+    expect((await unwrap(m.a.GET('/v1/webhooks'))).map((w) => w.id)).toEqual([second.id]);
+    expect((await m.a.DELETE('/v1/webhooks', { params: { query: { id: created.id } } })).response.status).toBe(404);
+  });
+
+  it('delivers only the selected events, only for its environment, each once, and records each delivery', async () => {
+    const m = await newMerchant(service);
+    await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/final`, events: ['payout.completed', 'payout.failed'] } }));
+    await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/all` } }));
+    await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/production`, environment: 'production' } }));
+    const p = await payout(m);
+    await receiver.waitFor(5, (d) => d.body.includes(p.PayoutUniqueReference));
+    await new Promise((r) => setTimeout(r, 300));
+    const got = receiver.deliveries.filter((d) => d.body.includes(p.PayoutUniqueReference));
+    expect(got.filter((d) => d.path === '/final').map((d) => JSON.parse(d.body).state)).toEqual(['completed']);
+    expect(got.filter((d) => d.path === '/all').map((d) => JSON.parse(d.body).state)).toEqual(['created', 'processing', 'sent', 'completed']);
+    expect(got.filter((d) => d.path === '/production')).toEqual([]);
+    const records = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', 'like', `${receiver.url}%`).execute();
+    const mine = records.filter((r) => r.url === `${receiver.url}/final` || r.url === `${receiver.url}/all`);
+    expect(mine).toHaveLength(5);
+    expect(mine.every((r) => r.outcome === 'delivered' && r.status_code === 200 && r.duration_ms !== null)).toBe(true);
+  });
+
+  it('records a failed delivery and does not send it again', async () => {
+    const m = await newMerchant(service);
+    const failing = await startReceiver();
+    failing.respondWith(500);
+    await unwrap(m.a.POST('/v1/webhooks', { body: { url: failing.url, events: ['payout.created'] } }));
+    const p = await payout(m);
+    await failing.waitFor(1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(failing.deliveries).toHaveLength(1);
+    const record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', '=', failing.url).executeTakeFirstOrThrow();
+    expect(record).toMatchObject({ outcome: 'failed', status_code: 500 });
+    expect(JSON.parse(failing.deliveries[0]!.body).payout_request_id).toBe(p.PayoutUniqueReference);
+    await failing.close();
+  });
+
+  it('does not follow a redirect: the delivery is recorded as failed with the 3xx, the target never contacted', async () => {
+    const m = await newMerchant(service);
+    const elsewhere = await startReceiver();
+    const { createServer } = await import('node:http');
+    const redirecting = createServer((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/stolen` }).end());
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(redirecting.address() as import('node:net').AddressInfo).port}/hook`;
+    try {
+      await unwrap(m.a.POST('/v1/webhooks', { body: { url, events: ['payout.created'] } }));
+      await payout(m);
+      const deadline = Date.now() + 5000;
+      let record;
+      do {
+        record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', '=', url).executeTakeFirst();
+        if (record && record.outcome !== 'sending') break;
+        await new Promise((r) => setTimeout(r, 20));
+      } while (Date.now() < deadline);
+      expect(record).toMatchObject({ outcome: 'failed', status_code: 302 });
+      expect(elsewhere.deliveries).toEqual([]);
+    } finally {
+      redirecting.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('signs deliveries of signed registrations (Standard Webhooks), with the secret shown only once', async () => {
+    const m = await newMerchant(service);
+    const created = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/signed`, signed: true, events: ['payout.created'] } }));
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(JSON.stringify(await unwrap(m.a.GET('/v1/webhooks')))).not.toContain(created.secret!);
+    const p = await payout(m);
+    const [delivery] = await receiver.waitFor(1, (d) => d.path === '/signed' && d.body.includes(p.PayoutUniqueReference));
+    expect(delivery!.headers['webhook-id']).toMatch(/^msg_[0-9a-z]{26}$/);
+    const event = await receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: created.secret! });
+    expect(event).toMatchObject({ state: 'created', payout_request_id: p.PayoutUniqueReference });
+    await expect(receivePayoutEvent(delivery!.body.replace('10.00', '99.00'), delivery!.headers as Record<string, string>, { secret: created.secret! })).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })).rejects.toBeInstanceOf(WebhookVerificationError);
+  });
+
+  it('holds at most 20 registrations per merchant', async () => {
+    const m = await newMerchant(service);
+    for (let i = 0; i < 20; i++) await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/${i}`, events: ['payout.completed'] } }));
+    const over = await m.a.POST('/v1/webhooks', { body: { url: receiver.url } });
+    expect(over.response.status).toBe(422);
+    expect(over.error!.type).toBe('https://payouts.example/problems/limit-reached');
+  });
+});
+
+describe('the private-address guard', () => {
+  it.each([
+    '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe',
+  ])('refuses %s', (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('allows the public address %s', (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['http://hooks.example.com/x', 'must use https'],
+    ['https://127.0.0.1/x', 'private'],
+    ['https://2130706433/x', 'private'],
+    ['https://0x7f.0.0.1/x', 'private'],
+    ['https://0177.0.0.1/x', 'private'],
+    ['https://[::ffff:127.0.0.1]/x', 'private'],
+    ['https://169.254.169.254/latest/meta-data', 'private'],
+    ['https://user:pass@hooks.example.com/x', 'credentials'],
+    ['https://internal.example/x', 'private'],
+  ])('refuses %s', async (url, reason) => {
+    const resolve = async (host: string) => (host === 'internal.example' ? [{ address: '10.0.0.5', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+    await expect(checkTarget(url, false, resolve)).rejects.toThrow(reason);
+  });
+
+  it('refuses private targets at registration and answers 422 naming the url', async () => {
+    const service = await startService(':memory:', { webhookAllowPrivate: false });
+    try {
+      const m = await newMerchant(service);
+      for (const url of ['https://127.0.0.1/hook', 'https://[::1]/hook', 'https://169.254.169.254/hook', 'http://hooks.example.com/hook']) {
+        const { response, error } = await m.a.POST('/v1/webhooks', { body: { url } });
+        expect(response.status, url).toBe(422);
+        expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
+      }
+      expect(await unwrap(m.a.GET('/v1/webhooks'))).toEqual([]);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('checks again at delivery: a name that now resolves to a private address is refused, not sent', async () => {
+    let answer = '93.184.216.34';
+    const resolve = async () => [{ address: answer, family: 4 }];
+    const service = await startService(':memory:', { webhookAllowPrivate: false, sandboxStepMs: 0 }, { resolve });
+    try {
+      const m = await newMerchant(service);
+      await unwrap(m.a.POST('/v1/webhooks', { body: { url: 'https://rebind.example/hook', events: ['payout.created'] } }));
+      answer = '127.0.0.1';
+      await payout(m);
+      const deadline = Date.now() + 5000;
+      let record;
+      do {
+        record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirst();
+        if (record?.outcome !== 'sending' && record) break;
+        await new Promise((r) => setTimeout(r, 20));
+      } while (Date.now() < deadline);
+      expect(record).toMatchObject({ outcome: 'refused', status_code: null });
+      expect(record!.error).toContain('private');
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// The stores every service suite runs on: SQLite always; PostgreSQL when TEST_DATABASE_URL names a server
+// that answers (.ci/run points it at the machine's), each suite in a database of its own.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export interface StoreKind {
+  name: 'sqlite' | 'postgres';
+  /** A fresh, empty database URL; `drop` removes it when the suite ends. */
+  fresh(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+const sqlite: StoreKind = {
+  name: 'sqlite',
+  fresh: async () => ({ url: join(mkdtempSync(join(tmpdir(), 'payout-test-')), 'store.sqlite'), drop: async () => {} }),
+};
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+async function postgresAnswers(): Promise<boolean> {
+  if (!adminUrl) return false;
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const postgres: StoreKind = {
+  name: 'postgres',
+  async fresh() {
+    const name = `payout_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl!);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async drop() {
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  },
+};
+
+export const postgresAvailable = await postgresAnswers();
+if (!postgresAvailable) {
+  console.warn(`PostgreSQL store tests skipped: ${adminUrl ? `no server answers at TEST_DATABASE_URL` : 'TEST_DATABASE_URL is not set'}.`);
+}
+
+/** The stores to run a suite on: use with describe.each(stores). */
+export const stores: StoreKind[] = postgresAvailable ? [sqlite, postgres] : [sqlite];
