@@ -1,0 +1,93 @@
+// Child processes of the benchmark: the real service (server/main.ts, exactly what `npm start` runs) and
+// the bare Express baseline, each in its own process so that neither shares an event loop with the load
+// generator. Every child is stopped with SIGTERM, then SIGKILL after a grace period, so a run never leaks one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Child {
+  url: string;
+  process: ChildProcess;
+  /** Milliseconds from spawn to the first answered health check. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/** Polls `url` until it answers 200 (every 10 ms, at most `timeoutMs`). */
+export async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process ended (${child.exitCode ?? child.signalCode}) before answering`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(killer);
+}
+
+async function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, healthPath: string): Promise<Child> {
+  const started = performance.now();
+  const stderr: string[] = [];
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr.push(chunk.toString());
+    if (stderr.length > 50) stderr.shift();
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswering(url + healthPath, child);
+  } catch (err) {
+    await stopChild(child);
+    throw new Error(`${(err as Error).message}\n${stderr.join('')}`);
+  }
+  return { url, process: child, startMs: performance.now() - started, stop: () => stopChild(child) };
+}
+
+export interface ServiceEnv {
+  DATABASE_URL: string;
+  SANDBOX_STEP_MS?: string;
+  RUN_WORKERS?: string;
+  LOG_LEVEL?: string;
+  VALIDATE_RESPONSES?: string;
+}
+
+/**
+ * The service as deployed (NODE_ENV=production: response validation off, info logs) with the rate limit
+ * raised out of the way and private webhook targets allowed (the receiver is on 127.0.0.1).
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there when it stops.
+ */
+export async function startService(env: ServiceEnv, options: { via?: 'node' | 'tsx' } = {}): Promise<Child> {
+  const port = await freePort();
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const [command, args] =
+    options.via === 'tsx' ? [`${root}node_modules/.bin/tsx`, ['server/main.ts']] : [process.execPath, [...profile, '--import', 'tsx', 'server/main.ts']];
+  return startChild(
+    command,
+    args,
+    { NODE_ENV: 'production', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE: 'true', SANDBOX_STEP_MS: '2000', ...env },
+    port,
+    '/health',
+  );
+}
+
+/** The bare Express app of baseline-server.ts. */
+export async function startBaseline(): Promise<Child> {
+  const port = await freePort();
+  return startChild(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], { NODE_ENV: 'production' }, port, '/fixed');
+}

@@ -1,0 +1,174 @@
+// The results files: bench/results/latest.json (every figure, by part, each with when and where it was
+// measured) and bench/results/latest.md (the summary table of aims, then each part's figures).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { HttpRatiosResult } from './http-ratios.js';
+import type { ListScalingResult } from './list-scaling.js';
+import type { LoadResult } from './load.js';
+import type { Machine } from './machine.js';
+import type { PipelineResult } from './pipeline.js';
+import type { PrismCompareResult } from './prism-compare.js';
+import type { ToolchainResult } from './toolchain.js';
+
+export interface PartResults {
+  http: HttpRatiosResult;
+  prism: PrismCompareResult;
+  pipeline: PipelineResult;
+  list: ListScalingResult;
+  toolchain: ToolchainResult;
+}
+
+export type PartName = keyof PartResults;
+
+export interface Measured<T> {
+  measuredAt: string;
+  seconds: number;
+  machine: Machine;
+  result: T;
+}
+
+export type Results = { [P in PartName]?: Measured<PartResults[P]> };
+
+const dir = new URL('results/', import.meta.url);
+const jsonFile = new URL('latest.json', dir);
+const markdownFile = new URL('latest.md', dir);
+
+export function readResults(): Results {
+  return existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as Results) : {};
+}
+
+export function writeResults(results: Results): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(markdownFile, markdown(results));
+}
+
+export interface SummaryRow {
+  measure: string;
+  aim: string;
+  result: string;
+  met?: boolean;
+}
+
+const fixed = (x: number, digits = 2) => x.toFixed(digits);
+const load = (r: LoadResult) =>
+  `${r.requestsPerSec} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms` + (r.serverCpuUsPerRequest !== undefined ? `, ${r.serverCpuUsPerRequest} µs CPU/req` : '');
+
+/** One row per measure with an aim (and the tool chain's times, which have none). */
+export function summaryRows(results: Results): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  for (const op of results.http?.result.operations ?? []) {
+    rows.push({
+      measure: `${op.operation}: full stack / bare Express (req/s)`,
+      aim: `>= ${op.aim}`,
+      result: `${fixed(op.ratio)} (${op.service.requestsPerSec} / ${op.baseline.requestsPerSec}; p50 ${fixed(op.service.p50Ms)} vs ${fixed(op.baseline.p50Ms)} ms, p99 ${fixed(op.service.p99Ms)} vs ${fixed(op.baseline.p99Ms)} ms)`,
+      met: op.ratio >= op.aim,
+    });
+  }
+  const prism = results.prism?.result;
+  if (prism) {
+    rows.push({
+      measure: `${prism.operation}: real server / Prism mock (req/s)`,
+      aim: '> 1',
+      result: `${fixed(prism.ratio)} (${prism.service.requestsPerSec} / ${prism.prism.requestsPerSec})`,
+      met: prism.ratio > 1,
+    });
+  }
+  for (const run of results.pipeline?.result.runs ?? []) {
+    rows.push({
+      measure: `Pipeline, creation to delivered payout.completed, ${run.store === 'sqlite' ? 'embedded' : 'PostgreSQL'} (${run.payouts} payouts)`,
+      aim: run.aim ? `>= ${run.aim}/s` : 'reported',
+      result: `${run.payoutsPerSec}/s (${run.totalS} s)`,
+      ...(run.aim ? { met: run.payoutsPerSec >= run.aim } : {}),
+    });
+  }
+  if (results.pipeline?.result.skipped) rows.push({ measure: 'Pipeline, PostgreSQL', aim: 'reported', result: `skipped: ${results.pipeline.result.skipped}` });
+  const list = results.list?.result;
+  for (const q of list?.queries ?? []) {
+    const [small, large] = [list!.sizes[0]!, list!.sizes[list!.sizes.length - 1]!];
+    rows.push({
+      measure: `GET /v1/payouts?${q.query}: p50 at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')} payouts`,
+      aim: `<= ${q.aim}`,
+      result: `${fixed(q.p50Ratio)} (${fixed(q.at[large]!.p50Ms)} / ${fixed(q.at[small]!.p50Ms)} ms)`,
+      met: q.p50Ratio <= q.aim,
+    });
+  }
+  const tools = results.toolchain?.result;
+  if (tools) {
+    for (const c of tools.commands) rows.push({ measure: c.command.replace(/^npm /, 'npm '), aim: 'reported', result: `${c.seconds} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` });
+    rows.push({ measure: 'Server start (tsx server/main.ts, fresh store) to first answer', aim: 'reported', result: `${tools.serverStartMedianS} s (/health), ${tools.firstApiAnswerMedianS} s (first API request)` });
+  }
+  return rows;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function markdown(results: Results): string {
+  const out: string[] = ['# Benchmark results', '', 'Written by `npm run bench` (bench/README.md says what each part measures). Each part is measured side by side within itself; parts run at different times are marked so.', ''];
+  out.push(table(['measure', 'aim', 'result', 'met'], summaryRows(results).map((r) => [r.measure, r.aim, r.result, r.met === undefined ? '' : r.met ? 'yes' : 'no'])), '');
+  out.push('## Where and when', '');
+  out.push(
+    table(
+      ['part', 'measured at', 'seconds', 'load average at start', 'machine'],
+      (Object.entries(results) as [PartName, Measured<unknown>][]).map(([part, m]) => [
+        part,
+        m.measuredAt,
+        String(m.seconds),
+        String(m.machine.loadAverage),
+        `${m.machine.cores} × ${m.machine.cpu}, ${m.machine.memoryGb} GB, Node ${m.machine.node}${m.machine.commit ? `, at ${m.machine.commit}` : ''}`,
+      ]),
+    ),
+    '',
+  );
+  const http = results.http?.result;
+  if (http) {
+    out.push('## Full stack against bare Express', '', `${http.settings.connections} connections, ${http.settings.durationS} s each after a ${http.settings.warmupS} s warm-up.`, '');
+    out.push(table(['operation', 'bare Express', 'full stack', 'ratio'], http.operations.map((o) => [o.operation, load(o.baseline), load(o.service), fixed(o.ratio)])), '');
+  }
+  const prism = results.prism?.result;
+  if (prism) out.push('## Real server against the Prism mock', '', table(['operation', 'Prism mock', 'real server', 'ratio'], [[prism.operation, load(prism.prism), load(prism.service), fixed(prism.ratio)]]), '');
+  const pipeline = results.pipeline?.result;
+  if (pipeline) {
+    out.push('## Payout pipeline (SANDBOX_STEP_MS=0)', '');
+    out.push(
+      table(
+        ['store', 'payouts', 'concurrency', 'created in', 'all payout.completed in', 'payouts/s', 'server CPU per payout', 'deliveries', 'duplicates'],
+        pipeline.runs.map((r) => [
+          r.store,
+          String(r.payouts),
+          String(r.concurrency),
+          `${r.createS} s (${r.createdPerSec}/s)`,
+          `${r.totalS} s`,
+          String(r.payoutsPerSec),
+          r.serverCpuMsPerPayout === undefined ? '' : `${r.serverCpuMsPerPayout} ms`,
+          Object.entries(r.deliveries).map(([k, v]) => `${k} ${v}`).join(', '),
+          String(r.duplicateCompleted),
+        ]),
+      ),
+      '',
+    );
+    if (pipeline.skipped) out.push(`PostgreSQL skipped: ${pipeline.skipped}.`, '');
+  }
+  const list = results.list?.result;
+  if (list) {
+    out.push('## List scaling (embedded store)', '', `Inserting: ${Object.entries(list.insertS).map(([n, s]) => `${Number(n).toLocaleString('en')} payouts in ${s} s`).join(', ')}.`, '');
+    out.push(table(['query', ...list.sizes.map((n) => `${n.toLocaleString('en')} payouts`), 'p50 ratio'], list.queries.map((q) => [`GET /v1/payouts?${q.query}`, ...list.sizes.map((n) => load(q.at[n]!)), fixed(q.p50Ratio)])), '');
+  }
+  const tools = results.toolchain?.result;
+  if (tools) {
+    out.push('## Tool chain', '');
+    out.push(
+      table(
+        ['command', 'wall time'],
+        [
+          ...tools.commands.map((c) => [`\`${c.command}\``, `${c.seconds} s`]),
+          ['server start to /health (3 starts)', tools.serverStartS.map((s) => `${s} s`).join(', ')],
+          ['server start to first API answer', tools.firstApiAnswerS.map((s) => `${s} s`).join(', ')],
+        ],
+      ),
+      '',
+    );
+  }
+  return out.join('\n');
+}
