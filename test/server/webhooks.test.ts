@@ -17,6 +17,16 @@ async function payout(m: TestMerchant, accountNumber = '000123456789') {
   return unwrap(m.a.POST('/v1/payouts', { body: { PayeeId: payee.id, Amount: 10, Currency: 'USD' } }));
 }
 
+/** The delivery records whose URL passes `match`, once `count` of them have an outcome (not `sending`). */
+async function settledRecords(service: RunningService, match: (url: string) => boolean, count: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const records = (await service.services.store.db.selectFrom('webhook_deliveries').selectAll().execute()).filter((r) => match(r.url));
+    if (records.filter((r) => r.outcome !== 'sending').length >= count || Date.now() > deadline) return records;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe.each(stores)('webhooks on $name', (kind) => {
   let service: RunningService;
   let drop: () => Promise<void>;
@@ -62,8 +72,7 @@ describe.each(stores)('webhooks on $name', (kind) => {
     expect(got.filter((d) => d.path === '/final').map((d) => JSON.parse(d.body).state)).toEqual(['completed']);
     expect(got.filter((d) => d.path === '/all').map((d) => JSON.parse(d.body).state)).toEqual(['created', 'processing', 'sent', 'completed']);
     expect(got.filter((d) => d.path === '/production')).toEqual([]);
-    const records = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', 'like', `${receiver.url}%`).execute();
-    const mine = records.filter((r) => r.url === `${receiver.url}/final` || r.url === `${receiver.url}/all`);
+    const mine = await settledRecords(service, (url) => url === `${receiver.url}/final` || url === `${receiver.url}/all`, 5);
     expect(mine).toHaveLength(5);
     expect(mine.every((r) => r.outcome === 'delivered' && r.status_code === 200 && r.duration_ms !== null)).toBe(true);
   });
@@ -77,7 +86,7 @@ describe.each(stores)('webhooks on $name', (kind) => {
     await failing.waitFor(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(failing.deliveries).toHaveLength(1);
-    const record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', '=', failing.url).executeTakeFirstOrThrow();
+    const [record] = await settledRecords(service, (url) => url === failing.url, 1);
     expect(record).toMatchObject({ outcome: 'failed', status_code: 500 });
     expect(JSON.parse(failing.deliveries[0]!.body).payout_request_id).toBe(p.PayoutUniqueReference);
     await failing.close();
@@ -93,13 +102,7 @@ describe.each(stores)('webhooks on $name', (kind) => {
     try {
       await unwrap(m.a.POST('/v1/webhooks', { body: { url, events: ['payout.created'] } }));
       await payout(m);
-      const deadline = Date.now() + 5000;
-      let record;
-      do {
-        record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', '=', url).executeTakeFirst();
-        if (record && record.outcome !== 'sending') break;
-        await new Promise((r) => setTimeout(r, 20));
-      } while (Date.now() < deadline);
+      const [record] = await settledRecords(service, (u) => u === url, 1);
       expect(record).toMatchObject({ outcome: 'failed', status_code: 302 });
       expect(elsewhere.deliveries).toEqual([]);
     } finally {
@@ -181,13 +184,7 @@ describe('the private-address guard', () => {
       await unwrap(m.a.POST('/v1/webhooks', { body: { url: 'https://rebind.example/hook', events: ['payout.created'] } }));
       answer = '127.0.0.1';
       await payout(m);
-      const deadline = Date.now() + 5000;
-      let record;
-      do {
-        record = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirst();
-        if (record?.outcome !== 'sending' && record) break;
-        await new Promise((r) => setTimeout(r, 20));
-      } while (Date.now() < deadline);
+      const [record] = await settledRecords(service, () => true, 1);
       expect(record).toMatchObject({ outcome: 'refused', status_code: null });
       expect(record!.error).toContain('private');
     } finally {
