@@ -8,6 +8,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { authProblems } from './errors.js';
 import type { OperationHandler } from './operation-handler.js';
 import { Problem } from './problem.js';
+import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
 
 export interface RouteEntry {
   readonly operationId: string;
@@ -36,6 +37,7 @@ export interface GroupMount<Ctx> {
 const contexts = new WeakMap<Request, unknown>();
 
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
+  cacheValidatorRouteMatchers();
   // An operation with its own `servers` (the token issuer) is served at the origin. The validator only sees
   // paths under the document's base path, so only a group whose base path is the origin can serve it; the
   // others (B's copy of /oauth/token) leave it to that group rather than answer it unvalidated.

@@ -1,0 +1,45 @@
+// express-openapi-validator 5.6 looks a request's operation up by compiling every documented path with
+// path-to-regexp, on every request, until one matches (openapi.metadata.js, lookupRoute). Compiling is
+// pure, so this caches it: the first request per path pays, the rest reuse the compiled matcher. In the
+// service's profile the compiling was the largest cost of the validator on a GET. Upstream has the same
+// fix open (cdimascio/express-openapi-validator#1217, "perf: cache route matchers"); remove this module
+// once a release has it.
+//
+// The cache is installed on the path-to-regexp instance the validator itself resolves, and only there.
+// express's router compiles its routes once, at registration, with its own entry points.
+import { createRequire } from 'node:module';
+
+type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: { name: string }[] };
+const installed = Symbol.for('payout-service.route-matcher-cache');
+/** The documented paths are a finite set; the bound only guards against a caller of pathToRegexp elsewhere. */
+const maxEntries = 10_000;
+
+/** The path-to-regexp module express-openapi-validator loads (its own copy, or the hoisted one). */
+export function validatorPathToRegexpModule(): { pathToRegexp: PathToRegexp } {
+  const fromHere = createRequire(import.meta.url);
+  const fromValidator = createRequire(fromHere.resolve('express-openapi-validator'));
+  return fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
+}
+
+export function cacheValidatorRouteMatchers(): void {
+  const mod = validatorPathToRegexpModule();
+  const current = mod.pathToRegexp as PathToRegexp & { [installed]?: true };
+  if (current[installed]) return;
+  const compile = current;
+  const cache = new Map<string, ReturnType<PathToRegexp>>();
+  const cached: PathToRegexp & { [installed]?: true } = (path, options) => {
+    // Only string paths with plain options are cached (the validator's case); anything else compiles as before.
+    if (typeof path !== 'string') return compile(path, options);
+    const key = `${path}\u0000${options ? JSON.stringify(options) : ''}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = compile(path, options);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(key, hit);
+    }
+    // A fresh keys array per call, so a caller that changes it cannot change the next caller's.
+    return { ...hit, keys: hit.keys.slice() };
+  };
+  cached[installed] = true;
+  mod.pathToRegexp = cached;
+}
