@@ -3,12 +3,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.js';
 import * as partnerPayments from './migrations/0002_partner_payments.js';
 import * as banking from './migrations/0003_banking.js';
+import * as deliverySweep from './migrations/0004_delivery_sweep.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
   '0001_initial': initial.migration,
   '0002_partner_payments': partnerPayments.migration,
   '0003_banking': banking.migration,
+  '0004_delivery_sweep': deliverySweep.migration,
 };
 
 export async function migrateToLatest(store: Store): Promise<void> {

@@ -130,13 +130,16 @@ export interface WebhookTable {
   deleted_at: number | null;
 }
 
-/** One row per (event, registration): claimed before the POST, so no event is ever sent twice. */
+/**
+ * One row per (event, registration): claimed before the POST, so no event is ever sent twice. `unknown`: the
+ * process that sent it stopped before it recorded the answer (see WebhookDispatcher.settleAbandoned).
+ */
 export interface WebhookDeliveryTable {
   event_id: number;
   webhook_id: string;
   message_id: string;
   url: string;
-  outcome: 'sending' | 'delivered' | 'failed' | 'refused';
+  outcome: 'sending' | 'delivered' | 'failed' | 'refused' | 'unknown';
   status_code: number | null;
   error: string | null;
   duration_ms: number | null;

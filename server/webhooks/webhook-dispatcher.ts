@@ -2,6 +2,7 @@
 // registration of its merchant and environment that selected it. A delivery is claimed (a row keyed by
 // event and registration) before the POST, so no event is ever sent twice, even by two instances or
 // after a crash; the seed's rule is at most once, with no resend. Events of one payout go out in order.
+// A delivery whose sender died between claim and record is marked `unknown` a minute later, never resent.
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { signWebhook } from '../../client/webhook-signature.js';
@@ -22,6 +23,12 @@ export interface WebhookDispatcherSettings {
   /** Payouts whose events are sent at the same time. */
   concurrency: number;
   resolve?: Resolver;
+  /**
+   * A delivery still `sending` this long after its claim lost its sender (a crash between the POST and the
+   * round's record) and is marked `unknown`. Far longer than any round, so a live sender records first; if
+   * one ever records later, its outcome replaces `unknown`. Default 60 s.
+   */
+  unsettledAfterMs?: number;
 }
 
 const messageId = (eventId: number) => `msg_${String(eventId).padStart(26, '0')}`;
@@ -29,6 +36,7 @@ const messageId = (eventId: number) => `msg_${String(eventId).padStart(26, '0')}
 export class WebhookDispatcher {
   private readonly worker: PollingWorker;
   private readonly claims: DeliveryClaims;
+  private lastSweep = 0;
 
   constructor(
     private readonly store: Store,
@@ -51,6 +59,11 @@ export class WebhookDispatcher {
    * the claims still stop a resend, and the next round marks the events.
    */
   async round(): Promise<number> {
+    const unsettledAfterMs = this.settings.unsettledAfterMs ?? 60_000;
+    if (Date.now() - this.lastSweep >= unsettledAfterMs) {
+      this.lastSweep = Date.now();
+      await this.settleAbandoned();
+    }
     const events = await this.store.db
       .selectFrom('payout_events')
       .selectAll()
@@ -122,6 +135,24 @@ export class WebhookDispatcher {
         await trx.updateTable('payout_events').set({ dispatched_at: now }).where('id', 'in', ids).where('dispatched_at', 'is', null).execute();
       }
     });
+  }
+
+  /**
+   * Marks `unknown` the deliveries claimed more than `unsettledAfterMs` ago that never got an outcome: their
+   * sender stopped after the claim, before or after its POST, so whether the target received the event is
+   * not known. They are not sent again (at most once). Returns how many it marked.
+   */
+  async settleAbandoned(now = Date.now()): Promise<number> {
+    const cutoff = now - (this.settings.unsettledAfterMs ?? 60_000);
+    const result = await this.store.db
+      .updateTable('webhook_deliveries')
+      .set({ outcome: 'unknown', error: 'the sending process stopped before it recorded an answer; not sent again' })
+      .where('outcome', '=', 'sending')
+      .where('attempted_at', '<', cutoff)
+      .executeTakeFirst();
+    const marked = Number(result.numUpdatedRows);
+    if (marked > 0) this.log.warn({ deliveries: marked }, 'webhook deliveries without a recorded outcome marked unknown');
+    return marked;
   }
 
   /** Claims and sends one delivery; its outcome, or nothing when another round or instance has it. */

@@ -77,6 +77,21 @@ describe.each(stores)('webhooks on $name', (kind) => {
     expect(mine.every((r) => r.outcome === 'delivered' && r.status_code === 200 && r.duration_ms !== null)).toBe(true);
   });
 
+  it('marks unknown a delivery whose sender stopped before recording it, and nothing in flight', async () => {
+    const now = Date.now();
+    const row = (eventId: number, attemptedAt: number) => ({
+      event_id: eventId, webhook_id: `wh_abandoned_${kind.name}`, message_id: `msg_${eventId}`, url: 'https://gone.example/hook',
+      outcome: 'sending' as const, status_code: null, error: null, duration_ms: null, attempted_at: attemptedAt,
+    });
+    // Claimed by a process that died two minutes ago, and one claimed a second ago by a live sender.
+    await service.services.store.db.insertInto('webhook_deliveries').values([row(900_000_001, now - 120_000), row(900_000_002, now - 1_000)]).execute();
+    expect(await service.services.dispatcher.settleAbandoned(now)).toBe(1);
+    const rows = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', `wh_abandoned_${kind.name}`).orderBy('event_id').execute();
+    expect(rows.map((r) => r.outcome)).toEqual(['unknown', 'sending']);
+    expect(rows[0]!.error).toContain('not sent again');
+    expect(await service.services.dispatcher.settleAbandoned(now)).toBe(0);
+  });
+
   it('records a failed delivery and does not send it again', async () => {
     const m = await newMerchant(service);
     const failing = await startReceiver();
