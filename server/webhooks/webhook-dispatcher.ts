@@ -37,6 +37,7 @@ export class WebhookDispatcher {
   private readonly worker: PollingWorker;
   private readonly claims: DeliveryClaims;
   private lastSweep = 0;
+  private readonly unsettledAfterMs: number;
 
   constructor(
     private readonly store: Store,
@@ -45,6 +46,7 @@ export class WebhookDispatcher {
   ) {
     this.worker = new PollingWorker('webhook-dispatcher', () => this.round(), settings, log);
     this.claims = new DeliveryClaims(store);
+    this.unsettledAfterMs = settings.unsettledAfterMs ?? 60_000;
   }
 
   start = (): void => this.worker.start();
@@ -59,8 +61,7 @@ export class WebhookDispatcher {
    * the claims still stop a resend, and the next round marks the events.
    */
   async round(): Promise<number> {
-    const unsettledAfterMs = this.settings.unsettledAfterMs ?? 60_000;
-    if (Date.now() - this.lastSweep >= unsettledAfterMs) {
+    if (Date.now() - this.lastSweep >= this.unsettledAfterMs) {
       this.lastSweep = Date.now();
       await this.settleAbandoned();
     }
@@ -143,7 +144,7 @@ export class WebhookDispatcher {
    * not known. They are not sent again (at most once). Returns how many it marked.
    */
   async settleAbandoned(now = Date.now()): Promise<number> {
-    const cutoff = now - (this.settings.unsettledAfterMs ?? 60_000);
+    const cutoff = now - this.unsettledAfterMs;
     const result = await this.store.db
       .updateTable('webhook_deliveries')
       .set({ outcome: 'unknown', error: 'the sending process stopped before it recorded an answer; not sent again' })
