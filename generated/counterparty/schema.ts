@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a partner access token
-         * @description Exchanges the partner's clientId and clientSecret, issued at onboarding, for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. The token reaches only the merchants linked to the partner. Repeated failures from one client are rate limited (429).
+         * @description Exchanges the partner's clientId and clientSecret, issued at onboarding, for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. The token reaches only the merchants linked to the partner. Rotating the secret ends its tokens too. Repeated failures for one clientId from one address, or from one address across clients, are rate limited (429); the right secret from another address still works.
          */
         post: operations["generateCounterpartyToken"];
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Register a counterparty
-         * @description Registers a counterparty (a payee) of a linked merchant; it is required before any transfer to it, and its `id` is the `payeeId` of payment requests. Send exactly one set of payment details: `ach` for `STANDARD` or `SAME_DAY`, `wire` for `DOMESTIC_WIRE` or `INTERNATIONAL_WIRE`. A US ACH account's routing number and a wire's ABA are checksum verified (422 otherwise). A business also needs `phone` and `idNumber`. `merchantId` must be linked to the calling partner (404 otherwise). The response echoes the counterparty with `idNumber` and account numbers reduced to their last 4 characters. A merchant token is refused with 403.
+         * @description Registers a counterparty (a payee) of a linked merchant; it is required before any transfer to it, and its `id` is the `payeeId` of payment requests. Send exactly one set of payment details: `ach` for `STANDARD` or `SAME_DAY`, `wire` for `DOMESTIC_WIRE` or `INTERNATIONAL_WIRE`. A US ACH account's routing number and a wire's ABA are checksum verified (422 otherwise). A business also needs `phone` and `idNumber`. `merchantId` must be linked to the calling partner, and `businessId`, when sent, must name a business of that merchant (404 naming the field otherwise; nothing is recorded). The response echoes the counterparty with `idNumber` and account numbers reduced to their last 4 characters. A merchant token is refused with 403.
          */
         post: operations["createCounterparty"];
         delete?: never;
@@ -209,7 +209,7 @@ export interface components {
         EmailAddress: string;
         /**
          * Format: int64
-         * @description Identifier of a verified business record of the banking service (created with `POST /finance/api/v1/business`) that this counterparty is; for a `BUSINESS` counterparty.
+         * @description Identifier of a business record of the banking service (created with `POST /finance/api/v1/business`) that this counterparty is; for a `BUSINESS` counterparty. It must be a business of the counterparty's `merchantId`: an id that does not exist or belongs to another merchant is answered 404, naming `businessId`.
          * @example 20417
          */
         BusinessId: number;
@@ -366,7 +366,7 @@ export interface components {
              */
             beneficiaryAccountNumber: string;
             /**
-             * @description An identification number of the beneficiary (tax, national ID or customer number) that the beneficiary bank asks for, mostly on international wires.
+             * @description An identification number of the beneficiary (tax, national ID or customer number) that the beneficiary bank asks for, mostly on international wires. Returned only as its last 4 letters or digits.
              * @example 12-3456789
              */
             beneficiaryIdNumber?: string;
@@ -433,6 +433,11 @@ export interface components {
          */
         PayeeId: number;
         /**
+         * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
+         * @example 6789
+         */
+        MaskedIdNumber: string | null;
+        /**
          * @description The last 4 characters of an account number; the full number is never returned.
          * @example 6789
          */
@@ -465,7 +470,7 @@ export interface components {
             /** @description The account holder's address, or null when none was sent. */
             address: components["schemas"]["RecipientAddress"] | null;
         };
-        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary account number reduced to its last 4 characters. */
+        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary's account and identification numbers reduced to their last 4 characters. */
         WireDetailsRecord: {
             /**
              * @description `DOMESTIC` (Fedwire) or `INTERNATIONAL` (SWIFT), as sent or as the payment method type implies.
@@ -492,11 +497,8 @@ export interface components {
             /** @description Address of the beneficiary's bank, or null. */
             beneficiaryFIAddress: components["schemas"]["RecipientAddress"] | null;
             beneficiaryAccountNumber: components["schemas"]["MaskedAccountNumber"];
-            /**
-             * @description The beneficiary's identification number, or null.
-             * @example 12-3456789
-             */
-            beneficiaryIdNumber: string | null;
+            /** @description The beneficiary's identification number as its last 4 letters or digits, or null. */
+            beneficiaryIdNumber: components["schemas"]["MaskedIdNumber"];
             /** @description The beneficiary's own address. */
             address: components["schemas"]["RecipientAddress"];
             /** @description How the intermediary bank is identified, or null when there is none. */
@@ -539,11 +541,8 @@ export interface components {
              */
             productId: number | null;
             dateOfBirth: components["schemas"]["DateOfBirth"];
-            /**
-             * @description The last 4 letters or digits of the ID number, or null.
-             * @example 6789
-             */
-            idNumber: string | null;
+            /** @description The ID number (a tax id for a business) as its last 4 letters or digits, or null. */
+            idNumber: components["schemas"]["MaskedIdNumber"];
             /** @description What the ID number is, or null. */
             idType: components["schemas"]["IdType"];
             /**
@@ -1046,6 +1045,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1060,7 +1060,38 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the limit of 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not application/json (or, for the token operations, application/x-www-form-urlencoded). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1075,6 +1106,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1087,13 +1119,14 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The access token is missing, malformed, expired or not issued by this service. */
+        /** @description The access token is missing, malformed, expired, revoked (its client's secret was rotated) or not issued by this service. Without a bearer token, `WWW-Authenticate` is `Bearer realm="payouts"`; with one that cannot be used, it adds `error="invalid_token"` and an `error_description` that repeats the problem's `detail`. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1101,6 +1134,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -1116,6 +1150,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1130,20 +1165,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request body is larger than the limit of 1 MiB. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1158,6 +1180,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1172,6 +1195,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1182,7 +1206,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Token responses must not be stored by any cache (RFC 6749 section 5.1). */
+        /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
         "Cache-Control": "no-store";
         /** @description Identifier of this request, also written to the service's logs and to problem responses. When the caller sends an `X-Request-Id` header (1 to 64 characters of letters, digits, `-`, `_`, `.`), it is echoed; otherwise the service assigns one. Quote it when reporting a problem. */
         "X-Request-Id": string;
@@ -1194,7 +1218,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
         "Access-Control-Allow-Origin": "*";
-        /** @description The authentication challenge (RFC 6750, section 3). */
+        /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
         "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
@@ -1233,6 +1257,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidClient"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1258,6 +1284,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,6 +1296,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1295,6 +1323,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1309,6 +1338,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1351,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1333,7 +1364,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The filters; every field is optional. No body at all is the same as `{}`. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TransactionSearchRequest"];
             };
@@ -1347,6 +1379,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1358,6 +1391,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a partner access token
-         * @description Exchanges the partner's clientId and clientSecret, issued at onboarding, for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. The token reaches only the merchants linked to the partner. Repeated failures from one client are rate limited (429).
+         * @description Exchanges the partner's clientId and clientSecret, issued at onboarding, for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. The token reaches only the merchants linked to the partner. Rotating the secret ends its tokens too. Repeated failures for one clientId from one address, or from one address across clients, are rate limited (429); the right secret from another address still works.
          */
         post: operations["generatePartnerToken"];
         delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
         put?: never;
         /**
          * Search payments of linked merchants
-         * @description Returns the latest state and history of payments of the merchants linked to the calling partner, filtered by merchant, payment or route, sorted and a page at a time. An empty body returns the first 25 by `paymentId`. `merchantId` must be a linked merchant and `partnerId`, when sent, the caller's own id (404 otherwise). A merchant token is refused with 403.
+         * @description Returns the latest state and history of payments of the merchants linked to the calling partner, filtered by merchant, payment or route, sorted and a page at a time. An empty body (`{}`, or no body) returns the first 25 by `paymentId`. `merchantId` must be a linked merchant and `partnerId`, when sent, the caller's own id (404 otherwise). A merchant token is refused with 403.
          */
         post: operations["searchPartnerTransactions"];
         delete?: never;
@@ -494,7 +494,7 @@ export interface components {
              */
             beneficiaryAccountNumber: string;
             /**
-             * @description An identification number of the beneficiary (tax, national ID or customer number) that the beneficiary bank asks for, mostly on international wires.
+             * @description An identification number of the beneficiary (tax, national ID or customer number) that the beneficiary bank asks for, mostly on international wires. Returned only as its last 4 letters or digits.
              * @example 12-3456789
              */
             beneficiaryIdNumber?: string;
@@ -529,7 +529,12 @@ export interface components {
             merchantId: components["schemas"]["MerchantId"];
             wire: components["schemas"]["WireDetails"];
         } & (unknown & unknown & unknown);
-        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary account number reduced to its last 4 characters. */
+        /**
+         * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
+         * @example 6789
+         */
+        MaskedIdNumber: string | null;
+        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary's account and identification numbers reduced to their last 4 characters. */
         WireDetailsRecord: {
             /**
              * @description `DOMESTIC` (Fedwire) or `INTERNATIONAL` (SWIFT), as sent or as the payment method type implies.
@@ -556,11 +561,8 @@ export interface components {
             /** @description Address of the beneficiary's bank, or null. */
             beneficiaryFIAddress: components["schemas"]["RecipientAddress"] | null;
             beneficiaryAccountNumber: components["schemas"]["MaskedAccountNumber"];
-            /**
-             * @description The beneficiary's identification number, or null.
-             * @example 12-3456789
-             */
-            beneficiaryIdNumber: string | null;
+            /** @description The beneficiary's identification number as its last 4 letters or digits, or null. */
+            beneficiaryIdNumber: components["schemas"]["MaskedIdNumber"];
             /** @description The beneficiary's own address. */
             address: components["schemas"]["RecipientAddress"];
             /** @description How the intermediary bank is identified, or null when there is none. */
@@ -974,6 +976,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -988,7 +991,38 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the limit of 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not application/json (or, for the token operations, application/x-www-form-urlencoded). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1003,6 +1037,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1015,13 +1050,14 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The access token is missing, malformed, expired or not issued by this service. */
+        /** @description The access token is missing, malformed, expired, revoked (its client's secret was rotated) or not issued by this service. Without a bearer token, `WWW-Authenticate` is `Bearer realm="payouts"`; with one that cannot be used, it adds `error="invalid_token"` and an `error_description` that repeats the problem's `detail`. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1029,6 +1065,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -1044,6 +1081,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1058,20 +1096,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request body is larger than the limit of 1 MiB. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1086,6 +1111,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1100,6 +1126,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1110,7 +1137,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Token responses must not be stored by any cache (RFC 6749 section 5.1). */
+        /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
         "Cache-Control": "no-store";
         /** @description Identifier of this request, also written to the service's logs and to problem responses. When the caller sends an `X-Request-Id` header (1 to 64 characters of letters, digits, `-`, `_`, `.`), it is echoed; otherwise the service assigns one. Quote it when reporting a problem. */
         "X-Request-Id": string;
@@ -1122,7 +1149,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
         "Access-Control-Allow-Origin": "*";
-        /** @description The authentication challenge (RFC 6750, section 3). */
+        /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
         "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
@@ -1163,6 +1190,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidClient"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1190,6 +1219,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,6 +1256,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,6 +1268,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1264,6 +1296,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,6 +1308,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1353,6 +1387,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,6 +1423,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,6 +1438,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1414,6 +1451,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1426,7 +1464,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The filters; every field is optional. No body at all is the same as `{}`. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PartnerTransactionSearchRequest"];
             };
@@ -1440,6 +1479,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1451,6 +1491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token
-         * @description Exchanges the merchant's Client ID and Client Secret (client credentials grant) for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. Served at `{auth_url}`, not at the group's base address. Repeated failures from one client are rate limited (429).
+         * @description Exchanges the merchant's Client ID and Client Secret (client credentials grant) for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. Served at `{auth_url}`, not at the group's base address. Rotating the secret ends its tokens too. Repeated failures for one Client ID from one address, or from one address across clients, are rate limited (429); the right secret from another address still works.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * List payees
-         * @description Lists the calling merchant's payees, filtered by any of the payee fields in the body, a page at a time and sorted as asked. An empty body lists every payee, 25 per page, by id. A page shorter than `pageSize` is the last one.
+         * @description Lists the calling merchant's payees, filtered by any of the payee fields in the body, a page at a time and sorted as asked. An empty body (`{}`, or no body) lists every payee, 25 per page, by id. A page shorter than `pageSize` is the last one.
          */
         post: operations["listPayees"];
         delete?: never;
@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payout
-         * @description Accepts a payout to one of the merchant's payees and answers at once with the payout in state `created`; processing is asynchronous. Follow it with `GET /v1/payouts/{PayoutUniqueReference}` or the payout webhooks. The payee must exist and have an active account; the amount may carry at most as many decimals as the currency has. Send an `Idempotency-Key` to make retries safe.
+         * @description Accepts a payout to one of the merchant's payees and answers at once with the payout in state `created`; processing is asynchronous. Follow it with `GET /v1/payouts/{PayoutUniqueReference}` or the payout webhooks. The payee must exist and have an active account that takes the payout's `Currency`; the service does not convert, so another currency is refused with 422 naming `Currency` and nothing is recorded. The amount may carry at most as many decimals as the currency has. Send an `Idempotency-Key` to make retries safe.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -382,7 +382,7 @@ export interface components {
          */
         PhoneNumber: string | null;
         /**
-         * @description Tax identifier (EIN, VAT number, SSN and so on), 1 to 50 letters, digits, spaces, `.`, `/` or `-`. Required for a business.
+         * @description Tax identifier (EIN, VAT number, SSN and so on), 1 to 50 letters, digits, spaces, `.`, `/` or `-`. Required for a business. Responses return only its last 4 letters or digits.
          * @example 12-3456789
          */
         TaxId: string | null;
@@ -436,7 +436,12 @@ export interface components {
             address: components["schemas"]["Address"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
         };
-        /** @description A payee of the calling merchant. */
+        /**
+         * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
+         * @example 6789
+         */
+        MaskedIdNumber: string | null;
+        /** @description A payee of the calling merchant, with its tax identifier reduced to its last 4 letters or digits. */
         Payee: {
             /**
              * Format: int64
@@ -448,7 +453,8 @@ export interface components {
             name: components["schemas"]["PayeeName"];
             EmailAddress: components["schemas"]["EmailAddress"];
             phoneNumber: components["schemas"]["PhoneNumber"];
-            taxId: components["schemas"]["TaxId"];
+            /** @description The payee's tax identifier as its last 4 letters or digits, or null. The full value is kept (payee list filters match it) but never returned; send `taxId` in an update only to change it. */
+            taxId: components["schemas"]["MaskedIdNumber"];
             idType: components["schemas"]["IdType"];
             address: components["schemas"]["Address"];
             dateOfBirth: components["schemas"]["DateOfBirth"];
@@ -685,13 +691,14 @@ export interface components {
         /** @description A payout to a payee. The merchant is the caller and is never sent. The amount is exact: it may carry at most as many decimals as the currency has (two for USD, none for JPY), or the request is refused with 422. */
         PayoutCreateRequest: {
             PayeeId: components["schemas"]["PayeeId"];
-            /** @description The active account of the payee to pay into. When omitted, the payee's most recently created active account is used (one in the payout's currency first, if any). */
+            /** @description The active account of the payee to pay into. When omitted, the payee's most recently created active account in the payout's currency is used, else its most recent one recorded without a currency. */
             PayeeAccountId?: components["schemas"]["PayeeAccountId"];
             /**
              * @description Amount in the currency's major unit, greater than zero.
              * @example 1250
              */
             Amount: number;
+            /** @description ISO 4217 code of the amount; the account paid into must take it (its `Currency`, or none recorded), or the payout is refused with 422 naming `Currency`. */
             Currency: components["schemas"]["CurrencyCode"];
             /**
              * @description Free text shown on the payout record, at most 500 characters.
@@ -773,6 +780,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -787,7 +795,38 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the limit of 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not application/json (or, for the token operations, application/x-www-form-urlencoded). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -802,6 +841,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -814,13 +854,14 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The access token is missing, malformed, expired or not issued by this service. */
+        /** @description The access token is missing, malformed, expired, revoked (its client's secret was rotated) or not issued by this service. Without a bearer token, `WWW-Authenticate` is `Bearer realm="payouts"`; with one that cannot be used, it adds `error="invalid_token"` and an `error_description` that repeats the problem's `detail`. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -828,6 +869,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -843,20 +885,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request body is larger than the limit of 1 MiB. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -871,6 +900,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -885,6 +915,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -899,6 +930,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -910,7 +942,7 @@ export interface components {
         /** @description The payee's identifier. */
         PayeeIdPath: components["schemas"]["PayeeId"];
         /**
-         * @description Makes a create request safe to retry. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same body gets that response again, with the header `Idempotent-Replayed: true`. The same key with a different body is refused with a 409 problem. Use a fresh random value (a UUID) per logical operation.
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
@@ -932,7 +964,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Token responses must not be stored by any cache (RFC 6749 section 5.1). */
+        /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
         "Cache-Control": "no-store";
         /** @description Identifier of this request, also written to the service's logs and to problem responses. When the caller sends an `X-Request-Id` header (1 to 64 characters of letters, digits, `-`, `_`, `.`), it is echoed; otherwise the service assigns one. Quote it when reporting a problem. */
         "X-Request-Id": string;
@@ -944,7 +976,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
         "Access-Control-Allow-Origin": "*";
-        /** @description The authentication challenge (RFC 6750, section 3). */
+        /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
         "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
@@ -988,6 +1020,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidClient"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1014,6 +1048,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1059,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1049,6 +1085,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1070,7 +1107,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The filters; every field is optional. No body at all is the same as `{}`. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PayeeListRequest"];
             };
@@ -1084,6 +1122,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1094,6 +1133,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1119,6 +1159,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,6 +1170,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1160,6 +1202,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1178,7 +1221,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same body gets that response again, with the header `Idempotent-Replayed: true`. The same key with a different body is refused with a 409 problem. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -1202,6 +1245,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1214,6 +1258,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
