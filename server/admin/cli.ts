@@ -1,10 +1,12 @@
 // `npm run admin -- <command>`: provisioning, standing in for the merchant console. Runs against the same
-// DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash.
+// DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret
+// ends the old secret's tokens too: every running instance refuses them within generationCacheSeconds.
 //   create-merchant --name "Acme" [--json]
 //   create-partner --name "P" [--json]
 //   link --partner <id> --merchant <id>
 //   rotate-secret --client-id <id> [--json]
 import { parseArgs } from 'node:util';
+import { generationCacheSeconds } from '../auth/client-generations.js';
 import { Credentials } from '../auth/credentials.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../store/database.js';
@@ -13,7 +15,7 @@ const usage = `Usage: npm run admin -- <command> [options]
   create-merchant --name <name> [--json]    a merchant and its client credentials
   create-partner --name <name> [--json]     a partner and its client credentials
   link --partner <id> --merchant <id>       let a partner act for a merchant
-  rotate-secret --client-id <id> [--json]   a new Client Secret for a Client ID (the old one stops working)`;
+  rotate-secret --client-id <id> [--json]   a new Client Secret for a Client ID (the old one and its tokens stop working)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -64,7 +66,12 @@ try {
       if (!clientId) fail('rotate-secret needs --client-id.');
       const r = await credentials.rotateSecret(clientId);
       if (!r) fail(`No active client ${clientId}.`);
-      show(r, [`Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`]);
+      show(r, [
+        `Client ID:     ${r.clientId}`,
+        `Client Secret: ${r.clientSecret}`,
+        '',
+        `The old secret no longer gets tokens; its tokens stop working within ${generationCacheSeconds} seconds on every instance.`,
+      ]);
       break;
     }
     default:

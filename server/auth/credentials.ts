@@ -1,6 +1,7 @@
 // Merchants, partners and their client credentials: what the admin CLI provisions and what the token
 // operations check. A secret is returned once, by the call that creates or rotates it.
 import type { Store } from '../store/database.js';
+import { ClientGenerations } from './client-generations.js';
 import { hashSecret, newClientId, newClientSecret, secretMatches, type ClientKind } from './client-secrets.js';
 import type { Principal } from './principal.js';
 
@@ -10,7 +11,11 @@ export interface IssuedCredentials {
 }
 
 export class Credentials {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** What the token checks of this process know of each client's generation; a rotation here updates it. */
+    readonly generations = new ClientGenerations(store),
+  ) {}
 
   async createMerchant(name: string): Promise<{ merchantId: number } & IssuedCredentials> {
     return this.store.db.transaction().execute(async (trx) => {
@@ -43,29 +48,35 @@ export class Credentials {
     return true;
   }
 
-  /** Revokes the client's secret and issues a new one under the same Client ID; undefined when unknown. */
+  /** Revokes the client's secret and every token issued under it, and issues a new secret under the same
+   * Client ID; undefined when unknown. Other instances refuse the old tokens once their cached generation
+   * runs out (client-generations.ts). */
   async rotateSecret(clientId: string): Promise<IssuedCredentials | undefined> {
     const clientSecret = newClientSecret();
     const result = await this.store.db
       .updateTable('api_clients')
-      .set({ secret_hash: hashSecret(clientSecret) })
+      .set((eb) => ({ secret_hash: hashSecret(clientSecret), generation: eb('generation', '+', 1) }))
       .where('client_id', '=', clientId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.generations.forget(clientId);
     return Number(result.numUpdatedRows) === 1 ? { clientId, clientSecret } : undefined;
   }
 
-  /** The owner of a Client ID and Client Secret of the given kind, or undefined (which one was wrong stays untold). */
+  /** The owner of a Client ID and Client Secret of the given kind, or undefined (which one was wrong stays untold),
+   * with the generation read together with the secret: a token names the generation of the secret it was issued for. */
   async authenticate(kind: ClientKind, clientId: string, clientSecret: string): Promise<Principal | undefined> {
     const row = await this.store.db
       .selectFrom('api_clients')
-      .select(['secret_hash', 'owner_id'])
+      .select(['secret_hash', 'owner_id', 'generation'])
       .where('client_id', '=', clientId)
       .where('owner_kind', '=', kind)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row || !secretMatches(clientSecret, row.secret_hash)) return undefined;
-    return kind === 'merchant' ? { kind, merchantId: Number(row.owner_id), clientId } : { kind, partnerId: Number(row.owner_id), clientId };
+    const client = { clientId, generation: Number(row.generation) };
+    const ownerId = Number(row.owner_id);
+    return kind === 'merchant' ? { kind, merchantId: ownerId, ...client } : { kind, partnerId: ownerId, ...client };
   }
 
   private async addClient(trx: Pick<Store['db'], 'insertInto'>, kind: ClientKind, ownerId: number): Promise<IssuedCredentials> {

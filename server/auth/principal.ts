@@ -2,7 +2,16 @@
 export type Principal = ({ kind: 'merchant'; merchantId: number } | { kind: 'partner'; partnerId: number }) & {
   /** The API client the token was issued to (the `client_id` claim of RFC 9068), when known. */
   clientId?: string;
+  /** That client's credential generation when the token was issued (claim `gen`): a rotation raises it. */
+  generation?: number;
 };
+
+/** Everything a domain operation may know of its request besides its inputs: who calls, from where, under which id. */
+export interface RequestContext {
+  principal: Principal | undefined;
+  ip: string;
+  requestId: string;
+}
 
 export const subjectOf = (p: Principal): string => (p.kind === 'merchant' ? `merchant:${p.merchantId}` : `partner:${p.partnerId}`);
 

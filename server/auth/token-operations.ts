@@ -1,8 +1,8 @@
 // The token operations: client credentials in, a bearer token out. Failures never say which credential was
-// wrong, and repeated failures from one Client ID or address are refused with 429 for a while.
-import type { Principal } from './principal.js';
-import { Problem } from '../http/problem.js';
-import type { RequestContext } from '../http/request-context.js';
+// wrong, and repeated failures for one Client ID from one address, or from one address across clients, are
+// refused with 429 for a while (failed-attempts.ts); the right secret from another address still works.
+import { Problem } from '../problems.js';
+import type { RequestContext } from './principal.js';
 import type { Services } from '../services.js';
 import type { ClientKind } from './client-secrets.js';
 import type { IssuedToken } from './token-issuer.js';
@@ -14,15 +14,14 @@ export async function issueTokenFor(
   clientSecret: string,
   context: RequestContext,
 ): Promise<{ status: 200; body: IssuedToken; headers: Record<string, string> }> {
-  const keys = [`client:${clientId}`, `ip:${context.ip}`];
-  services.failedTokenAttempts.check(keys);
-  const principal: Principal | undefined = await services.credentials.authenticate(kind, clientId, clientSecret);
+  const attempt = services.failedTokenAttempts.begin(clientId, context.ip);
+  const principal = await services.credentials.authenticate(kind, clientId, clientSecret);
   if (!principal) {
-    services.failedTokenAttempts.record(keys);
     throw new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
       error: 'invalid_client',
       headers: { 'WWW-Authenticate': 'Bearer realm="payouts", error="invalid_client"' },
     });
   }
+  attempt.succeeded();
   return { status: 200, body: await services.tokens.issue(principal), headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
 }
