@@ -1,43 +1,82 @@
-// Delivers the outbox (payout_events) to the matching registrations: each event once to each
-// registration of its merchant and environment that selected it. A delivery is claimed (a row keyed by
-// event and registration) before the POST, so no event is ever sent twice, even by two instances or
-// after a crash; the seed's rule is at most once, with no resend. Events of one payout go out in order.
-// A delivery whose sender died between claim and record is marked `unknown` a minute later, never resent.
+// Delivers the outbox (payout_events) to the matching registrations: each event once to each registration of
+// its merchant and environment that selected it. A delivery is claimed (a row keyed by event and registration)
+// before the POST, so no event is ever sent twice, even by two instances or after a crash; the seed's rule is
+// at most once, with no resend. A delivery whose sender died between claim and record is marked `unknown` a
+// minute later, never resent.
+//
+// One receiver's slowness delays no one else's events:
+// - A round does not wait for its POSTs. It selects pending events, starts those that fit the delivery slots
+//   (`delivery-slots.ts`: bounds per target, per merchant and overall) and returns. Each delivery gives its
+//   slot back when its POST ends; outcomes are written in batches as they come (`delivery-records.ts`), and
+//   each write wakes the next round. A receiver that never answers holds `perTarget` slots for the timeout,
+//   and nothing else.
+// - Order per payout: a round selects only the oldest pending event of each payout, leaving out events in
+//   flight here, so a payout's next event is taken only once the previous one is recorded dispatched. An event
+//   whose claim another instance holds and is still sending is left to it (looked at again after `pollMs`).
+// - Fair selection: events that cannot start (their merchant at its bound, or a registration at a full target)
+//   are left out of the query, so a hanging receiver's backlog does not fill the batch; what is selected is
+//   offered to the slots in merchant turns (`merchant-turns.ts`), the least busy merchants first.
+// - Cost: until a slot or a payout is freed (or `pollMs` passes), a round looks only at events written since
+//   the last one, so a blocked backlog is not read again at every new event.
+// Known limit: the unit of order is the payout, so a merchant's fast registration waits for that payout's
+// previous event at the merchant's slow one.
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import { signWebhook } from '../../client/webhook-signature.js';
+import { Webhook } from 'standardwebhooks';
 import type { Store } from '../store/database.js';
-import type { PayoutEventTable, WebhookTable } from '../store/schema.js';
+import type { PayoutEventTable } from '../store/schema.js';
+import { inList } from '../store/in-list.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
 import { DeliveryClaims } from './delivery-claims.js';
+import { DeliveryRecords, type Outcome } from './delivery-records.js';
+import { DeliverySlots, type DeliveryLimits, type Registration } from './delivery-slots.js';
+import { inMerchantTurns } from './merchant-turns.js';
+import { latestEventId, nextOfEachPayout, payloadsOf, type PendingEvent } from './pending-events.js';
 import { post } from './webhook-delivery.js';
 
 export interface WebhookDispatcherSettings {
   allowPrivate: boolean;
   timeoutMs: number;
   pollMs: number;
+  /** Pending events a round looks at. */
   batchSize: number;
   /** Pause before a round asked for during the previous one, to take a burst of new events together. */
   settleMs?: number;
-  /** Payouts whose events are sent at the same time. */
-  concurrency: number;
+  /** Deliveries in flight at once: per target (scheme, host and port), per merchant and overall. */
+  limits: DeliveryLimits;
   resolve?: Resolver;
   /**
-   * A delivery still `sending` this long after its claim lost its sender (a crash between the POST and the
-   * round's record) and is marked `unknown`. Far longer than any round, so a live sender records first; if
-   * one ever records later, its outcome replaces `unknown`. Default 60 s.
+   * A delivery still `sending` this long after its claim lost its sender (a crash between the POST and its
+   * record) and is marked `unknown`. Far longer than any POST, so a live sender records first; if one ever
+   * records later, its outcome replaces `unknown`. Default 60 s.
    */
   unsettledAfterMs?: number;
 }
 
+type PayoutEvent = PendingEvent & Pick<Selectable<PayoutEventTable>, 'payload'>;
+
 const messageId = (eventId: number) => `msg_${String(eventId).padStart(26, '0')}`;
+/** Past the timeout by this much, a claim another sender holds is taken as abandoned for ordering purposes. */
+const liveClaimGraceMs = 5_000;
 
 export class WebhookDispatcher {
   private readonly worker: PollingWorker;
   private readonly claims: DeliveryClaims;
+  private readonly records: DeliveryRecords;
+  private readonly slots: DeliverySlots;
+  /** Events started here and not yet recorded: their payouts are busy. */
+  private readonly busy = new Set<number>();
+  /** Events another instance is sending, by when to look at them again. */
+  private readonly elsewhere = new Map<number, number>();
+  private readonly sending = new Set<Promise<void>>();
   private lastSweep = 0;
   private readonly unsettledAfterMs: number;
+  /** Every event up to this id was looked at by a selection since the last `rescan`. */
+  private lookedAt = 0;
+  /** A slot or a payout was freed: events looked at before may start now. */
+  private rescan = true;
+  private lastFullAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -46,96 +85,169 @@ export class WebhookDispatcher {
   ) {
     this.worker = new PollingWorker('webhook-dispatcher', () => this.round(), settings, log);
     this.claims = new DeliveryClaims(store);
+    this.records = new DeliveryRecords(store, log, { settleMs: settings.settleMs ?? 0, retryMs: settings.pollMs });
+    this.slots = new DeliverySlots(settings.limits);
     this.unsettledAfterMs = settings.unsettledAfterMs ?? 60_000;
   }
 
+  get limits(): DeliveryLimits {
+    return this.settings.limits;
+  }
+
   start = (): void => this.worker.start();
-  stop = (): Promise<void> => this.worker.stop();
+  /** Stops taking events, lets the deliveries in flight end (within the timeout) and records them. */
+  stop = async (): Promise<void> => {
+    await this.worker.stop();
+    await Promise.allSettled([...this.sending]);
+    await this.records.stop();
+  };
   /** Send pending events now (after new ones were written), instead of at the next poll. */
   wake = (): void => this.worker.wake();
 
   /**
-   * Sends one batch of pending events; returns how many events it took. Each delivery is claimed (committed,
-   * with the claims of the other workers at that moment) just before its POST; what follows (the outcome, the event marked dispatched) is written for the
-   * whole batch in one transaction at the end of the round. A crash in between loses only that bookkeeping:
-   * the claims still stop a resend, and the next round marks the events.
+   * Starts the deliveries of the pending events that fit the slots; does not wait for them. Returns the number
+   * of events it looked at when it started some of a full batch (so the worker runs another round at once),
+   * otherwise 0.
    */
   async round(): Promise<number> {
     if (Date.now() - this.lastSweep >= this.unsettledAfterMs) {
       this.lastSweep = Date.now();
       await this.settleAbandoned();
     }
-    const events = await this.store.db
-      .selectFrom('payout_events')
-      .selectAll()
-      .where('dispatched_at', 'is', null)
-      .orderBy('id')
-      .limit(this.settings.batchSize)
-      .execute();
-    if (events.length === 0) return 0;
-    const merchants = [...new Set(events.map((e) => e.merchant_id))];
-    const registrations = await this.store.db.selectFrom('webhooks').selectAll().where('merchant_id', 'in', merchants).where('deleted_at', 'is', null).execute();
-    const byPayout = new Map<string, Selectable<PayoutEventTable>[]>();
-    for (const event of events) byPayout.set(event.payout_reference, [...(byPayout.get(event.payout_reference) ?? []), event]);
-    const queues = [...byPayout.values()];
-    const outcomes: Outcome[] = [];
-    const dispatched: Selectable<PayoutEventTable>[] = [];
-    const workers = Array.from({ length: Math.min(this.settings.concurrency, queues.length) }, async () => {
-      for (let queue = queues.shift(); queue; queue = queues.shift()) {
-        for (const event of queue) {
-          await this.dispatch(event, registrations, outcomes);
-          dispatched.push(event);
-        }
-      }
-    });
-    // Every worker ends (a failed one leaves its payout's later events for the next round) before the record.
-    const failed = (await Promise.allSettled(workers)).find((w) => w.status === 'rejected');
-    await this.record(dispatched, outcomes);
-    if (failed) throw failed.reason;
-    return events.length;
-  }
-
-  private async dispatch(event: Selectable<PayoutEventTable>, registrations: Selectable<WebhookTable>[], outcomes: Outcome[]): Promise<void> {
-    const name = `payout.${event.state}`;
-    const targets = registrations.filter(
-      (r) => r.merchant_id === event.merchant_id && r.environment === event.environment && (JSON.parse(r.events) as string[]).includes(name),
-    );
-    await Promise.all(targets.map(async (registration) => {
-      const outcome = await this.deliver(event, registration);
-      if (outcome) outcomes.push(outcome);
-    }));
-  }
-
-  /** The outcomes of the round's deliveries and its events marked dispatched, in one transaction. */
-  private async record(events: Selectable<PayoutEventTable>[], outcomes: Outcome[]): Promise<void> {
-    if (events.length === 0 && outcomes.length === 0) return;
+    if (this.slots.free === 0) return 0;
     const now = Date.now();
-    // Deliveries with the same registration and the same outcome (most of a round: delivered, 200, in a few
-    // ms) are recorded by one update.
-    const alike = new Map<string, Outcome[]>();
-    for (const o of outcomes) {
-      const key = JSON.stringify([o.webhookId, o.outcome, o.statusCode, o.error, o.durationMs]);
-      const group = alike.get(key);
-      if (group) group.push(o);
-      else alike.set(key, [o]);
+    for (const [id, until] of this.elsewhere) if (until <= now) this.elsewhere.delete(id);
+    // Unless a slot or a payout was freed since (or a poll interval passed: another instance may have moved
+    // on), what was looked at before still cannot start: look only at events written since.
+    const full = this.rescan || now - this.lastFullAt >= this.settings.pollMs;
+    const latest = await latestEventId(this.store);
+    if (!full && latest <= this.lookedAt) return 0;
+    if (full) {
+      this.rescan = false;
+      this.lastFullAt = now;
     }
-    await this.store.db.transaction().execute(async (trx) => {
-      for (const group of alike.values()) {
-        const { webhookId, outcome, statusCode, error, durationMs } = group[0]!;
-        for (let i = 0; i < group.length; i += 500) {
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ outcome, status_code: statusCode, error, duration_ms: durationMs })
-            .where('webhook_id', '=', webhookId)
-            .where('event_id', 'in', group.slice(i, i + 500).map((o) => o.eventId))
-            .execute();
-        }
-      }
-      for (let i = 0; i < events.length; i += 500) {
-        const ids = events.slice(i, i + 500).map((e) => e.id);
-        await trx.updateTable('payout_events').set({ dispatched_at: now }).where('id', 'in', ids).where('dispatched_at', 'is', null).execute();
-      }
+    const blocked = this.slots.blocked();
+    const events = await nextOfEachPayout(this.store, {
+      after: full ? undefined : this.lookedAt,
+      skip: [...this.busy, ...this.elsewhere.keys()],
+      merchants: blocked.merchants,
+      registrations: blocked.registrations,
+      limit: this.settings.batchSize,
     });
+    if (events.length < this.settings.batchSize) this.lookedAt = Math.max(this.lookedAt, latest);
+    if (events.length === 0) return 0;
+    const merchants = [...new Set(events.map((e) => Number(e.merchant_id)))];
+    const registrations = await this.store.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('merchant_id', 'in', inList(merchants))
+      .where('deleted_at', 'is', null)
+      .execute();
+    const blockedBefore = this.slots.blockedVersion;
+    this.slots.note(registrations);
+    const starting: { event: PendingEvent; targets: Registration[] }[] = [];
+    for (const event of inMerchantTurns(events, (m) => this.slots.inFlightOf(m))) {
+      const name = `payout.${event.state}`;
+      const targets = registrations.filter(
+        (r) =>
+          Number(r.merchant_id) === Number(event.merchant_id) &&
+          r.environment === event.environment &&
+          (JSON.parse(r.events) as string[]).includes(name),
+      );
+      if (!this.slots.take(Number(event.merchant_id), targets)) continue;
+      this.busy.add(Number(event.id));
+      starting.push({ event, targets });
+    }
+    let payloads: Map<number, string>;
+    try {
+      payloads = await payloadsOf(this.store, starting.map((s) => Number(s.event.id)));
+    } catch (err) {
+      for (const { event, targets } of starting) this.giveBack(event, targets);
+      throw err;
+    }
+    for (const { event, targets } of starting) {
+      const payload = payloads.get(Number(event.id));
+      if (payload === undefined) {
+        this.giveBack(event, targets); // gone since it was selected (purged): nothing to send
+        continue;
+      }
+      const sending: Promise<void> = this.send({ ...event, payload }, targets).finally(() => this.sending.delete(sending));
+      this.sending.add(sending);
+    }
+    // A full batch may have more behind it: look again at once if this one started something or left more out.
+    const progressed = starting.length > 0 || this.slots.blockedVersion > blockedBefore;
+    return events.length >= this.settings.batchSize && progressed ? events.length : 0;
+  }
+
+  /** Undoes the start of an event that will not be sent now: its slots and its payout are free again. */
+  private giveBack(event: PendingEvent, targets: Registration[]): void {
+    for (const r of targets) this.slots.release(r);
+    this.busy.delete(Number(event.id));
+    this.rescan = true;
+  }
+
+  /** Claims, sends and records one event's deliveries; the slots it took are given back as each POST ends. */
+  private async send(event: PayoutEvent, targets: Registration[]): Promise<void> {
+    const eventId = Number(event.id);
+    const held = new Set(targets);
+    const release = (r: Registration) => {
+      if (!held.delete(r)) return;
+      this.slots.release(r);
+      this.rescan = true;
+    };
+    const written = () => {
+      this.busy.delete(eventId);
+      this.rescan = true;
+      this.wake();
+    };
+    try {
+      const won = await Promise.all(targets.map((r) => this.claim(event, r)));
+      const lost = targets.filter((_, i) => !won[i]);
+      lost.forEach(release);
+      // Unknown (the check failed) counts as still being sent there: the event waits and is looked at again.
+      const elsewhere = lost.length > 0 && (await this.sendingElsewhere(eventId, lost).catch(() => true));
+      const ours = targets.filter((_, i) => won[i]);
+      const outcomes = await Promise.all(ours.map((r) => this.deliver(event, r).finally(() => release(r))));
+      if (elsewhere) this.elsewhere.set(eventId, Date.now() + this.settings.pollMs);
+      this.records.add({ outcomes, eventId: elsewhere ? undefined : eventId, written });
+    } catch (err) {
+      // The store failed a claim: nothing was sent; a later round takes the event again.
+      this.log.error({ err, event: eventId }, 'webhook delivery not started');
+      written();
+    } finally {
+      held.forEach((r) => release(r));
+    }
+  }
+
+  /** True when this claim won; false when another round or instance claimed the delivery first. */
+  private claim(event: PayoutEvent, registration: Registration): Promise<boolean> {
+    return this.claims.claim({
+      event_id: event.id,
+      webhook_id: registration.id,
+      message_id: messageId(Number(event.id)),
+      url: registration.url,
+      outcome: 'sending',
+      status_code: null,
+      error: null,
+      duration_ms: null,
+      attempted_at: Date.now(),
+    });
+  }
+
+  /**
+   * Whether a delivery of the event claimed elsewhere is still being sent by a live sender: then the event
+   * (and its payout) waits for that sender to record it. A claim older than the timeout and a grace is taken
+   * as abandoned: the event is marked dispatched here, and the sweep marks the claim `unknown` later.
+   */
+  private async sendingElsewhere(eventId: number, lost: Registration[]): Promise<boolean> {
+    const since = Date.now() - this.settings.timeoutMs - liveClaimGraceMs;
+    const rows = await this.store.db
+      .selectFrom('webhook_deliveries')
+      .select(['outcome', 'attempted_at'])
+      .where('event_id', '=', eventId)
+      .where('webhook_id', 'in', lost.map((r) => r.id))
+      .execute();
+    return rows.some((r) => r.outcome === 'sending' && Number(r.attempted_at) > since);
   }
 
   /**
@@ -156,23 +268,10 @@ export class WebhookDispatcher {
     return marked;
   }
 
-  /** Claims and sends one delivery; its outcome, or nothing when another round or instance has it. */
-  private async deliver(event: Selectable<PayoutEventTable>, registration: Selectable<WebhookTable>): Promise<Outcome | undefined> {
-    const id = messageId(Number(event.id));
-    const claimed = await this.claims.claim({
-      event_id: event.id,
-      webhook_id: registration.id,
-      message_id: id,
-      url: registration.url,
-      outcome: 'sending',
-      status_code: null,
-      error: null,
-      duration_ms: null,
-      attempted_at: Date.now(),
-    });
-    if (!claimed) return undefined; // already sent (or being sent) by another round or instance
+  /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */
+  private async deliver(event: PayoutEvent, registration: Registration): Promise<Outcome> {
     const outcome = (outcome: Outcome['outcome'], statusCode: number | null, error: string | null, durationMs: number | null): Outcome => ({
-      eventId: event.id,
+      eventId: Number(event.id),
       webhookId: registration.id,
       outcome,
       statusCode,
@@ -183,28 +282,24 @@ export class WebhookDispatcher {
     try {
       target = await checkTarget(registration.url, this.settings.allowPrivate, this.settings.resolve);
     } catch (err) {
-      if (!(err instanceof TargetRefused)) throw err;
-      return outcome('refused', null, `target ${err.message}`, null);
+      if (err instanceof TargetRefused) return outcome('refused', null, `target ${err.message}`, null);
+      this.log.error({ err, event: event.id, webhook: registration.id }, 'webhook target check failed');
+      return outcome('failed', null, 'not sent: the target could not be checked', null);
     }
+    const id = messageId(Number(event.id));
     const headers: Record<string, string> = {};
     if (registration.secret) {
       const timestamp = Math.floor(Date.now() / 1000);
       headers['webhook-id'] = id;
       headers['webhook-timestamp'] = String(timestamp);
-      headers['webhook-signature'] = await signWebhook(registration.secret, id, timestamp, event.payload);
+      // Signed by the Standard Webhooks reference library; the client verifies with its own small code.
+      headers['webhook-signature'] = new Webhook(registration.secret).sign(id, new Date(timestamp * 1000), event.payload);
     }
     const result = await post(target, event.payload, headers, this.settings.timeoutMs);
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    this.log.info({ event: event.id, webhook: registration.id, outcome: ok ? 'delivered' : 'failed', status: result.statusCode, ms: result.durationMs }, 'webhook delivery');
-    return outcome(ok ? 'delivered' : 'failed', result.statusCode, result.error ?? (ok ? null : `answered ${result.statusCode}`), result.durationMs);
+    const state = ok ? 'delivered' : 'failed';
+    const fields = { event: event.id, webhook: registration.id, outcome: state, status: result.statusCode, ms: result.durationMs };
+    this.log.info(fields, 'webhook delivery');
+    return outcome(state, result.statusCode, result.error ?? (ok ? null : `answered ${result.statusCode}`), result.durationMs);
   }
-}
-
-interface Outcome {
-  eventId: number;
-  webhookId: string;
-  outcome: 'delivered' | 'failed' | 'refused';
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number | null;
 }

@@ -3,10 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { newWebhookId } from '../ids/identifiers.js';
+import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
 import type { Store } from '../store/database.js';
 import type { WebhookTable } from '../store/schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
 
 type Schemas = components['schemas'];
@@ -23,7 +25,7 @@ export function toWebhook(row: Selectable<WebhookTable>): Webhook {
     events: JSON.parse(row.events) as EventType[],
     environment: row.environment,
     signed: row.secret !== null,
-    createdOn: new Date(Number(row.created_at)).toISOString(),
+    createdOn: isoTimestamp(row.created_at),
   };
 }
 
@@ -42,14 +44,20 @@ export class WebhookRegistrations {
     }
     const secret = body.signed ? `whsec_${randomBytes(24).toString('base64')}` : null;
     const events = allEvents.filter((e) => (body.events ?? allEvents).includes(e));
-    return this.store.db.transaction().execute(async (trx) => {
-      const { count } = await trx
-        .selectFrom('webhooks')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('merchant_id', '=', merchantId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= maxWebhooksPerMerchant) throw new Problem('limit-reached', `A merchant has at most ${maxWebhooksPerMerchant} webhook registrations.`);
+    const limit: CountLimit = {
+      collection: 'webhooks',
+      owner: merchantId,
+      max: maxWebhooksPerMerchant,
+      refusal: `A merchant has at most ${maxWebhooksPerMerchant} webhook registrations.`,
+      count: async (trx) =>
+        (await trx
+          .selectFrom('webhooks')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('merchant_id', '=', merchantId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow()).count,
+    };
+    return createWithinLimit(this.store, limit, async (trx) => {
       const row = await trx
         .insertInto('webhooks')
         .values({

@@ -1,0 +1,82 @@
+// The dispatcher's reads of the outbox. A round first looks at light rows (no payload) and fetches the payloads
+// of only the events it starts; most of what it looks at under load waits for a slot.
+import type { Selectable } from 'kysely';
+import type { Store } from '../store/database.js';
+import { inList } from '../store/in-list.js';
+import type { PayoutEventTable, PayoutState } from '../store/schema.js';
+import type { Registration } from './delivery-slots.js';
+
+export type PendingEvent = Pick<Selectable<PayoutEventTable>, 'id' | 'payout_reference' | 'merchant_id' | 'environment' | 'state'>;
+
+export interface Selection {
+  /** Only events after this id (the ones before were looked at already), when set. */
+  after?: number;
+  /** Events in flight, here or at another instance. */
+  skip: number[];
+  /** Merchants at their bound: none of their events. */
+  merchants: number[];
+  /** Registrations at a full target: none of the events they would receive. */
+  registrations: Registration[];
+  limit: number;
+}
+
+/**
+ * The oldest pending event of each payout (a later one waits for it, so events of a payout go out in order),
+ * oldest first, without what the selection leaves out.
+ */
+export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEvent[]> {
+  // The states each blocked registration selected, by merchant and environment.
+  const waiting = new Map<string, { merchant: number; environment: 'sandbox' | 'production'; states: Set<PayoutState> }>();
+  for (const r of s.registrations) {
+    const key = `${r.merchant_id}:${r.environment}`;
+    const entry = waiting.get(key) ?? { merchant: Number(r.merchant_id), environment: r.environment, states: new Set<PayoutState>() };
+    for (const name of JSON.parse(r.events) as string[]) entry.states.add(name.replace(/^payout\./, '') as PayoutState);
+    waiting.set(key, entry);
+  }
+  return store.db
+    .selectFrom('payout_events as e')
+    .select(['e.id', 'e.payout_reference', 'e.merchant_id', 'e.environment', 'e.state'])
+    .where((eb) =>
+      eb.and([
+        eb('e.dispatched_at', 'is', null),
+        ...(s.after !== undefined ? [eb('e.id', '>', s.after)] : []),
+        ...(s.skip.length > 0 ? [eb('e.id', 'not in', inList(s.skip))] : []),
+        ...(s.merchants.length > 0 ? [eb('e.merchant_id', 'not in', inList(s.merchants))] : []),
+        ...[...waiting.values()].map((w) =>
+          eb.not(
+            eb.and([eb('e.merchant_id', '=', w.merchant), eb('e.environment', '=', w.environment), eb('e.state', 'in', [...w.states])]),
+          ),
+        ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('payout_events as earlier')
+              .select('earlier.id')
+              .whereRef('earlier.payout_reference', '=', 'e.payout_reference')
+              .whereRef('earlier.id', '<', 'e.id')
+              .where('earlier.dispatched_at', 'is', null),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('e.id')
+    .limit(s.limit)
+    .execute();
+}
+
+/** The newest event's id (0 when there is none). */
+export async function latestEventId(store: Store): Promise<number> {
+  const row = await store.db.selectFrom('payout_events').select((eb) => eb.fn.max('id').as('latest')).executeTakeFirst();
+  return Number(row?.latest ?? 0);
+}
+
+/** The payloads of the events a round starts, by id. */
+export async function payloadsOf(store: Store, ids: number[]): Promise<Map<number, string>> {
+  const payloads = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = inList(ids.slice(i, i + 500));
+    const rows = await store.db.selectFrom('payout_events').select(['id', 'payload']).where('id', 'in', part).execute();
+    for (const row of rows) payloads.set(Number(row.id), row.payload);
+  }
+  return payloads;
+}
