@@ -1,5 +1,6 @@
 // Everything the handlers use, built once per process over one store.
 import type { Logger } from 'pino';
+import { ClientGenerations } from './auth/client-generations.js';
 import { Credentials } from './auth/credentials.js';
 import { Banking } from './banking/banking.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
@@ -14,7 +15,7 @@ import { Payments } from './partners/payments.js';
 import { Recipients } from './partners/recipients.js';
 import { PayoutEngine } from './payouts/payout-engine.js';
 import { Payouts } from './payouts/payouts.js';
-import { sandboxRail } from './payouts/sandbox-rail.js';
+import { sandboxRail } from './rails/sandbox-rail.js';
 import type { Store } from './store/database.js';
 import type { Resolver } from './webhooks/address-guard.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
@@ -38,11 +39,28 @@ export interface Services {
   paymentEngine: PaymentEngine;
 }
 
-export async function createServices(store: Store, config: Config, log: Logger, options: { resolve?: Resolver } = {}): Promise<Services> {
+export async function createServices(
+  store: Store,
+  config: Config,
+  log: Logger,
+  options: { resolve?: Resolver; /** The clock of token issue, expiry and limits (tests move it). */ now?: () => number } = {},
+): Promise<Services> {
   const payees = new Payees(store);
+  const credentials = new Credentials(store, new ClientGenerations(store, { now: options.now }));
   const dispatcher = new WebhookDispatcher(
     store,
-    { allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs, pollMs: 250, batchSize: 200, settleMs: 5, concurrency: 32, resolve: options.resolve },
+    {
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: config.webhookTimeoutMs,
+      pollMs: 250,
+      // A round looks at 50 pending events; when it starts some of a full batch, the next follows at once.
+      batchSize: 50,
+      settleMs: 5,
+      // A receiver that never answers holds 64 deliveries for the timeout; idle sockets are cheap, so the
+      // overall bound is far above what busy receivers use and only stops a crowd of hanging ones.
+      limits: { perTarget: 64, perMerchant: 128, overall: 1024 },
+      resolve: options.resolve,
+    },
     log,
   );
   const engine = new PayoutEngine(
@@ -56,12 +74,12 @@ export async function createServices(store: Store, config: Config, log: Logger, 
   return {
     store,
     log,
-    credentials: new Credentials(store),
-    tokens: new TokenIssuer(await loadSigningKey(store)),
-    failedTokenAttempts: new FailedAttempts(),
+    credentials,
+    tokens: new TokenIssuer(await loadSigningKey(store), credentials.generations, { now: options.now }),
+    failedTokenAttempts: new FailedAttempts({ now: options.now }),
     payees,
     accounts: new PayeeAccounts(store, payees),
-    payouts: new Payouts(store, payees, {
+    payouts: new Payouts(store, {
       stepMs: config.sandboxStepMs,
       environment: 'sandbox',
       onCreated: () => {

@@ -4,11 +4,11 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import type { Store } from '../store/database.js';
-import type { StoredResponse } from '../store/idempotency.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
-import { conflictOn, idempotent } from './idempotent.js';
+import { conflictOn } from '../store/unique-violation.js';
 import { findAccount, findBusiness, pathParam } from './lookups.js';
 import { toAccount, toBalance, type Account, type Balance } from './views.js';
 
@@ -32,7 +32,7 @@ export class BankAccounts {
   async create(merchantId: number, businessId: number, body: Schemas['AccountCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Account>> {
     const request = { businessId, ...body };
     return conflictOn(numberIndex, numberTaken, () =>
-      idempotent(this.store, { merchantId, operationId: 'createAccount', key: idempotencyKey, request }, async (trx) => {
+      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createAccount', idempotencyKey, request), async (trx) => {
         const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
         if (business.status !== 'active' || business.verification_status !== 'approved') {
           const why = business.status !== 'active' ? `is ${business.status}` : `has verificationStatus ${business.verification_status}`;

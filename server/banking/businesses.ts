@@ -2,10 +2,10 @@
 // `active` and `unverified`; its status is changed by the bank outside this API, its verificationStatus by
 // its identity verifications (verifications.ts).
 import type { components } from '../../generated/banking/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import type { Store } from '../store/database.js';
-import type { StoredResponse } from '../store/idempotency.js';
-import { conflictOn, idempotent } from './idempotent.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
+import { conflictOn } from '../store/unique-violation.js';
 import { findBusiness, pathParam } from './lookups.js';
 import { toBusiness, type Business } from './views.js';
 
@@ -27,7 +27,7 @@ export class Businesses {
     }
     const key = taxIdKey(body.taxId);
     return conflictOn(taxIdIndex, () => duplicate(body.taxId), () =>
-      idempotent(this.store, { merchantId, operationId: 'createBusiness', key: idempotencyKey, request: body }, async (trx) => {
+      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBusiness', idempotencyKey, body), async (trx) => {
         const existing = await trx.selectFrom('banking_businesses').select('id').where('merchant_id', '=', merchantId).where('tax_id_key', '=', key).executeTakeFirst();
         if (existing) throw duplicate(body.taxId);
         const now = Date.now();

@@ -2,11 +2,10 @@
 // checks shapes; this checks the numbers (ABA check digits, IBAN check digits) and that the business is
 // active. Full account numbers are kept for the rails; responses show their last 4 characters.
 import type { components } from '../../generated/banking/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { ibanIsValid } from '../payees/iban.js';
 import type { Store } from '../store/database.js';
-import type { StoredResponse } from '../store/idempotency.js';
-import { idempotent } from './idempotent.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { findBusiness } from './lookups.js';
 import { abaIsValid } from './routing-numbers.js';
 import { toCounterparty, type Counterparty } from './views.js';
@@ -49,7 +48,7 @@ export class Counterparties {
 
   async create(merchantId: number, body: CounterpartyCreateRequest, idempotencyKey?: string): Promise<StoredResponse<Counterparty>> {
     checkBanks(body);
-    return idempotent(this.store, { merchantId, operationId: 'createBankingCounterparty', key: idempotencyKey, request: body }, async (trx) => {
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBankingCounterparty', idempotencyKey, body), async (trx) => {
       const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'));
       if (business.status !== 'active') {
         throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business adds counterparties.`, {

@@ -1,7 +1,7 @@
 // The sandbox's foreign-exchange quotes for international wires: units of the target currency per 1 USD,
 // fixed for the life of the sandbox so tests can predict the USD debit. A wire in a currency missing here
 // is refused (the bank does not send it).
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { currencyExponents } from '../money/currencies.js';
 
 export const fxRates: Readonly<Record<string, string>> = {

@@ -11,7 +11,7 @@
 // ... for update on PostgreSQL; SQLite runs one transaction at a time), so concurrent debits of one
 // account queue instead of overdrawing it, and transfers in opposite directions cannot deadlock.
 import type { Kysely, Selectable } from 'kysely';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import type { BankingAccountTable, BankingLedgerEntryTable, EntryDirection, EntryStatus, TransferType } from '../store/banking-schema.js';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';

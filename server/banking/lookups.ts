@@ -2,7 +2,7 @@
 // counterparty is not found (404), exactly like one that does not exist. `lock` takes the row lock on
 // PostgreSQL (select ... for update) for checks that must not race; SQLite runs one transaction at a time.
 import type { Kysely, Selectable } from 'kysely';
-import { Problem, type FieldError } from '../http/problem.js';
+import { Problem, type FieldError } from '../problems.js';
 import type { BankingAccountTable, BankingBusinessTable, BankingCounterpartyTable } from '../store/banking-schema.js';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';

@@ -4,20 +4,20 @@
 // writes nothing: the transaction rolls back.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { toDecimalString, toMinorUnits } from '../money/currencies.js';
+import { lastFour } from '../personal-data/masking.js';
 import type { BankingAccountTable, BankingCounterpartyTable, TransferType } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
-import type { StoredResponse } from '../store/idempotency.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
 import { convertToUsd } from './fx-rates.js';
-import { idempotent } from './idempotent.js';
 import { accountSide, insufficientFunds, lockAccounts, settlementSide, writeEntries, type LedgerSide } from './ledger.js';
 import { findAccount, findCounterparty } from './lookups.js';
-import { settleInSandbox } from './sandbox-rail.js';
+import { settleInSandbox } from './sandbox-settlement.js';
 import { transferOutcome } from './sandbox-outcomes.js';
 import { transitionTransfer } from './transfer-transitions.js';
-import { last4, toBalance, toTransfer, type Transfer } from './views.js';
+import { toBalance, toTransfer, type Transfer } from './views.js';
 
 type Schemas = components['schemas'];
 type AccountRow = Selectable<BankingAccountTable>;
@@ -57,7 +57,7 @@ interface Plan {
   externalId: string | null;
 }
 
-const accountParty = (a: AccountRow): Party => ({ accountId: Number(a.id), counterpartyId: null, name: a.account_name, last4: last4(a.account_number) });
+const accountParty = (a: AccountRow): Party => ({ accountId: Number(a.id), counterpartyId: null, name: a.account_name, last4: lastFour(a.account_number) });
 
 function onlyUsd(currency: string): void {
   if (currency !== 'USD') throw new Problem('business-rule', `This rail moves only USD, not ${currency}.`, { errors: [bodyField('currency', 'only USD')] });
@@ -95,7 +95,7 @@ export class Transfers {
 
   private async ach(type: 'ACH_PULL' | 'ACH_PUSH', operationId: string, merchantId: number, body: Schemas['AchPullRequest'] | Schemas['AchPushRequest'], key?: string): Promise<StoredResponse<Transfer>> {
     onlyUsd(body.currency);
-    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
+    const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     const sameDay = body.sameDay ?? false;
     if (sameDay && amountMinor > sameDayLimitMinor) {
       throw new Problem('business-rule', 'Same-day ACH carries at most 1,000,000.00; send it next-day.', { errors: [bodyField('amount', 'above the same-day limit')] });
@@ -105,7 +105,7 @@ export class Transfers {
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
       checkCounterparty(cp, account, type);
       const now = Date.now();
-      const counterparty: Party = { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: last4(cp.ach_account_number!) };
+      const counterparty: Party = { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: lastFour(cp.ach_account_number!) };
       const pull = type === 'ACH_PULL';
       return {
         type,
@@ -133,7 +133,7 @@ export class Transfers {
 
   async domesticWire(merchantId: number, body: Schemas['DomesticWireRequest'], key?: string): Promise<StoredResponse<Transfer>> {
     onlyUsd(body.currency);
-    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
+    const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     return this.run('createDomesticWire', merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
@@ -146,7 +146,7 @@ export class Transfers {
         currency: body.currency,
         ledgerAmountMinor: amountMinor,
         from: accountParty(account),
-        to: { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: last4(cp.wire_account_number!) },
+        to: { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: lastFour(cp.wire_account_number!) },
         debit: accountSide(Number(account.id)),
         credit: settlementSide('WIRE_DOMESTIC'),
         ach: null,
@@ -158,7 +158,7 @@ export class Transfers {
   }
 
   async internationalWire(merchantId: number, body: Schemas['InternationalWireRequest'], key?: string): Promise<StoredResponse<Transfer>> {
-    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
+    const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     // The amount is what the beneficiary receives; the account is debited its USD equivalent at today's rate.
     const conversion = body.currency === 'USD' ? undefined : convertToUsd(amountMinor, body.currency);
     const ledgerAmountMinor = conversion ? conversion.sourceMinor : amountMinor;
@@ -178,7 +178,7 @@ export class Transfers {
         currency: body.currency,
         ledgerAmountMinor,
         from: accountParty(account),
-        to: { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: last4(cp.wire_account_number!) },
+        to: { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: lastFour(cp.wire_account_number!) },
         debit: accountSide(Number(account.id)),
         credit: settlementSide('WIRE_INTERNATIONAL'),
         ach: null,
@@ -191,7 +191,7 @@ export class Transfers {
 
   async internal(merchantId: number, body: Schemas['InternalTransferRequest'], key?: string): Promise<StoredResponse<Transfer>> {
     onlyUsd(body.currency);
-    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
+    const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     if (body.accountId === body.toAccountId) {
       throw new Problem('business-rule', 'An internal transfer moves money between two different accounts.', { errors: [bodyField('toAccountId', 'same account as accountId')] });
     }
@@ -220,7 +220,7 @@ export class Transfers {
 
   /** The shared path: plan (find and check), lock, check states and funds, write, settle, answer. */
   private async run(operationId: string, merchantId: number, body: unknown, key: string | undefined, plan: (trx: Transaction<Database>) => Promise<Plan>): Promise<StoredResponse<Transfer>> {
-    return idempotent(this.store, { merchantId, operationId, key, request: body }, async (trx) => {
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), async (trx) => {
       const p = await plan(trx);
       const accountId = Number(p.account.id);
       const fundingId = p.debitsAccount && p.account.funding_account_id !== null ? Number(p.account.funding_account_id) : undefined;
@@ -295,11 +295,11 @@ export class Transfers {
         from_account_id: Number(funding.id),
         from_counterparty_id: null,
         from_name: funding.account_name,
-        from_number_last4: last4(funding.account_number),
+        from_number_last4: lastFour(funding.account_number),
         to_account_id: Number(account.id),
         to_counterparty_id: null,
         to_name: account.account_name,
-        to_number_last4: last4(account.account_number),
+        to_number_last4: lastFour(account.account_number),
         description: `Covers a shortfall of account ${account.id} from its funding account.`,
         external_id: null,
         ach: null,

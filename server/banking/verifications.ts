@@ -5,12 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import type { BusinessVerificationStatus, VerificationStatus } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
-import type { StoredResponse } from '../store/idempotency.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
-import { idempotent } from './idempotent.js';
 import { findBusiness } from './lookups.js';
 import { businessVerificationOutcome, personVerificationOutcome } from './sandbox-outcomes.js';
 import { toVerification, type IdentityVerification } from './views.js';
@@ -77,7 +76,7 @@ export class Verifications {
   async create(merchantId: number, body: Schemas['IdentityVerificationCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<IdentityVerification>> {
     const person = body.subject === 'PERSON' ? body.person : undefined;
     if (person) checkPerson(person);
-    return idempotent(this.store, { merchantId, operationId: 'createIdentityVerification', key: idempotencyKey, request: body }, async (trx) => {
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), async (trx) => {
       // The business row lock serializes verifications of one business: the running-check test cannot race.
       const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'), this.store.dialect);
       if (business.status !== 'active') {

@@ -4,6 +4,7 @@
 import type { Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { toDecimalString } from '../money/currencies.js';
+import { lastFour } from '../personal-data/masking.js';
 import type {
   BankingAccountTable,
   BankingBusinessTable,
@@ -12,6 +13,7 @@ import type {
   BankingTransferTable,
   BankingVerificationTable,
 } from '../store/banking-schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 
 type Schemas = components['schemas'];
@@ -24,9 +26,7 @@ export type Transfer = Schemas['Transfer'];
 export type LedgerEntry = Schemas['LedgerEntry'];
 export type PostalAddress = Schemas['PostalAddress'];
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-export const last4 = (number: string) => number.slice(-4);
 
 /** Signed minor units as a decimal string: a returned ACH pull may leave a balance below zero. */
 export const signedDecimal = (minor: number, currency: string) => (minor < 0 ? `-${toDecimalString(-minor, currency)}` : toDecimalString(minor, currency));
@@ -47,8 +47,8 @@ export function toBusiness(row: Selectable<BankingBusinessTable>): Business {
     website: row.website,
     status: row.status,
     verificationStatus: row.verification_status,
-    createdOn: iso(row.created_at),
-    updatedOn: iso(row.updated_at),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
   };
 }
 
@@ -60,9 +60,9 @@ export function toVerification(row: Selectable<BankingVerificationTable>): Ident
     person: json<Schemas['IdentityVerificationPersonSummary']>(row.person),
     status: row.status,
     reasons: JSON.parse(row.reasons) as Schemas['VerificationReason'][],
-    createdOn: iso(row.created_at),
-    updatedOn: iso(row.updated_at),
-    decidedOn: row.decided_at === null ? null : iso(row.decided_at),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
+    decidedOn: row.decided_at === null ? null : isoTimestamp(row.decided_at),
   };
 }
 
@@ -77,7 +77,7 @@ export function toCounterparty(row: Selectable<BankingCounterpartyTable>): Count
     address: json<PostalAddress>(row.address),
     ach:
       row.ach_routing_number !== null && row.ach_account_number !== null && row.ach_account_type !== null
-        ? { routingNumber: row.ach_routing_number, accountNumber: last4(row.ach_account_number), accountType: row.ach_account_type }
+        ? { routingNumber: row.ach_routing_number, accountNumber: lastFour(row.ach_account_number), accountType: row.ach_account_type }
         : null,
     wire:
       row.wire_bank_id_type !== null && row.wire_bank_id !== null && row.wire_bank_name !== null && row.wire_account_number !== null
@@ -85,12 +85,12 @@ export function toCounterparty(row: Selectable<BankingCounterpartyTable>): Count
             bankIdType: row.wire_bank_id_type,
             bankId: row.wire_bank_id,
             bankName: row.wire_bank_name,
-            accountNumber: last4(row.wire_account_number),
+            accountNumber: lastFour(row.wire_account_number),
             bankAddress: json<PostalAddress>(row.wire_bank_address),
             intermediaryBank: json<Schemas['WireIntermediaryBank']>(row.wire_intermediary_bank),
           }
         : null,
-    createdOn: iso(row.created_at),
+    createdOn: isoTimestamp(row.created_at),
   };
 }
 
@@ -102,7 +102,7 @@ export function toBalance(row: Pick<Selectable<BankingAccountTable>, 'id' | 'cur
     currency: row.currency,
     available: signedDecimal(closed ? 0 : Number(row.available_minor), row.currency),
     ledger: signedDecimal(closed ? 0 : Number(row.ledger_minor), row.currency),
-    asOf: iso(asOf),
+    asOf: isoTimestamp(asOf),
   };
 }
 
@@ -112,14 +112,14 @@ export function toAccount(row: Selectable<BankingAccountTable>): Account {
     businessId: Number(row.business_id),
     accountName: row.account_name,
     accountType: row.account_type,
-    accountNumber: last4(row.account_number),
+    accountNumber: lastFour(row.account_number),
     routingNumber: bankRoutingNumber,
     fundingAccountId: row.funding_account_id === null ? null : Number(row.funding_account_id),
     currency: row.currency,
     status: row.status,
     balance: toBalance(row),
-    createdOn: iso(row.created_at),
-    updatedOn: iso(row.updated_at),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
   };
 }
 
@@ -131,7 +131,7 @@ export function toLedgerEntry(row: Selectable<BankingLedgerEntryTable>): LedgerE
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
     status: row.status,
-    createdOn: iso(row.created_at),
+    createdOn: isoTimestamp(row.created_at),
   };
 }
 
@@ -159,7 +159,7 @@ export function toTransfer(row: Selectable<BankingTransferTable>, entries: Selec
     ledgerEntries: entries.map(toLedgerEntry),
     accountBalance: balance,
     reasons: JSON.parse(row.reasons) as Schemas['TransferReason'][],
-    createdOn: iso(row.created_at),
-    updatedOn: iso(row.updated_at),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
   };
 }

@@ -1,7 +1,7 @@
 // Prices a payout from the fee schedule (fee-schedule.json): a fixed part and a percentage of the amount,
 // in exact minor units, the percentage rounded half up to the currency's minor unit.
 import type { components } from '../../generated/platform/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { exponentOf, toDecimalString, toMinorUnits } from '../money/currencies.js';
 import schedule from './fee-schedule.json' with { type: 'json' };
 
@@ -30,9 +30,9 @@ export function calculateFee(request: Schemas['FeeCalculationRequest']): Schemas
     });
   }
   exponentOf(request.currency, 'currency');
-  const amount = toMinorUnits(request.amount, request.currency, 'amount');
+  const amount = toMinorUnits(request.amount, request.currency, { amount: 'amount', currency: 'currency' });
   // The schedule is data: a route may charge no fixed part, which toMinorUnits (positive amounts only) refuses.
-  const fixed = Number(route.fixed) === 0 ? 0 : toMinorUnits(Number(route.fixed), request.currency, 'amount');
+  const fixed = Number(route.fixed) === 0 ? 0 : toMinorUnits(Number(route.fixed), request.currency, { amount: 'amount', currency: 'currency' });
   const fees: Schemas['FeeItem'][] = [{ type: 'fixed', description: route.fixedDescription, amount: toDecimalString(fixed, request.currency) }];
   let total = fixed;
   if (route.percentage !== '0') {

@@ -21,6 +21,5 @@ function ulid(now = Date.now()): string {
 
 export const newPayoutReference = (): string => `po_${ulid()}`;
 export const newPayeeAccountId = (): string => `pa_${ulid()}`;
-export const newMessageId = (): string => `msg_${ulid()}`;
 export const newWebhookId = (): string => randomUUID();
 export const newRailPayeeId = (): string => `rp_${ulid()}`;

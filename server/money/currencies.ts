@@ -1,6 +1,6 @@
 // ISO 4217 minor-unit exponents of the currencies the service pays out in. Amounts are kept as integer
 // minor units; a request amount with more decimals than its currency has is refused, never rounded.
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 
 export const currencyExponents: Readonly<Record<string, number>> = {
   AUD: 2, BHD: 3, BRL: 2, CAD: 2, CHF: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, GBP: 2, HKD: 2, HUF: 2, IDR: 2,
@@ -16,12 +16,19 @@ export function exponentOf(currency: string, field: string): number {
   return exponent;
 }
 
+/** Where a request carries its amount and currency: each problem names the field at fault. */
+export interface AmountFields {
+  amount: string;
+  currency: string;
+}
+
 /**
  * A JSON number as exact minor units. The number's shortest decimal form (what the caller wrote, as JSON
  * parsing keeps it) is read digit by digit, so 0.1 + 0.2 style binary errors never reach the ledger.
  */
-export function toMinorUnits(amount: number, currency: string, field: string): number {
-  const exponent = exponentOf(currency, field);
+export function toMinorUnits(amount: number, currency: string, at: AmountFields): number {
+  const exponent = exponentOf(currency, at.currency);
+  const field = at.amount;
   const text = Number.isInteger(amount) ? String(amount) : amount.toString();
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match || amount <= 0) {

@@ -1,6 +1,7 @@
 // The merchants linked to a partner (GET /finance/v1/partner/list).
 import type { components } from '../../generated/partner/schema.js';
 import type { Store } from '../store/database.js';
+import { isoTimestamp } from '../store/timestamps.js';
 
 export async function linkedMerchants(store: Store, partnerId: number): Promise<components['schemas']['MerchantList']> {
   const rows = await store.db
@@ -12,6 +13,6 @@ export async function linkedMerchants(store: Store, partnerId: number): Promise<
     .execute();
   return {
     message: rows.length === 0 ? ['This partner has no linked merchants.'] : [],
-    data: rows.map((r) => ({ merchantId: Number(r.id), name: r.name, status: 'active' as const, linkedOn: new Date(Number(r.linked_at)).toISOString() })),
+    data: rows.map((r) => ({ merchantId: Number(r.id), name: r.name, status: 'active' as const, linkedOn: isoTimestamp(r.linked_at) })),
   };
 }

@@ -1,6 +1,6 @@
 // What a partner may reach: only the merchants linked to it. Another merchant, or another partner's id,
 // is answered exactly as a missing one (404), so nothing is revealed about what exists.
-import { Problem, bodyField, type FieldError } from '../http/problem.js';
+import { Problem, bodyField, type FieldError } from '../problems.js';
 import type { Store } from '../store/database.js';
 
 export class PartnerScope {

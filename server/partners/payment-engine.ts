@@ -2,8 +2,7 @@
 // payouts: one compare-and-set per step, each step recorded in the payment's status history; the post
 // date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
 import type { Logger } from 'pino';
-import type { PayoutRail } from '../payouts/sandbox-rail.js';
-import { finalStates } from '../payouts/transitions.js';
+import { finalStates, type PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../store/database.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 

@@ -1,16 +1,18 @@
 // Payment requests (POST /finance/v1/payment_request, shared by groups C and E) and the two transaction
 // searches. A payment pays a recipient or counterparty of a linked merchant, over the rail its details
-// allow, in exact minor units; `partnerPaymentUniqueId` makes it idempotent per partner, also under
-// concurrent duplicates (a unique index decides, the loser replays).
-import type { ExpressionBuilder, Selectable } from 'kysely';
+// allow, in exact minor units; `partnerPaymentUniqueId` is its idempotency key, per partner, through the one
+// mechanism of every create (store/idempotency.ts).
+import { sql, type ExpressionBuilder, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
 import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
-import type { RequestContext } from '../http/request-context.js';
+import { Problem, bodyField } from '../problems.js';
+import type { RequestContext } from '../auth/principal.js';
 import { currencyExponents, toDecimalString, toMinorUnits } from '../money/currencies.js';
+import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
-import { isUniqueViolation, requestHash } from '../store/idempotency.js';
+import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 import { PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 import { payeeAccountNumber } from './recipients.js';
 
@@ -19,14 +21,12 @@ type ES = E['schemas'];
 export type Payment = CS['Payment'];
 export type Transaction = CS['Transaction'];
 
-const last4 = (value: string) => value.slice(-4);
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export function toPayment(row: Selectable<PaymentTable>): Payment {
   return {
     paymentId: Number(row.payment_id),
     payeeId: Number(row.payee_id),
-    merchantAccountNumber: row.merchant_account_number ? last4(row.merchant_account_number) : null,
+    merchantAccountNumber: lastFourOrNull(row.merchant_account_number),
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
     paymentMethodType: row.payment_method_type,
@@ -38,8 +38,8 @@ export function toPayment(row: Selectable<PaymentTable>): Payment {
     partnerPaymentUniqueId: row.partner_payment_unique_id,
     status: row.status,
     route: row.route,
-    createdOn: iso(row.created_at)!,
-    updatedOn: iso(row.updated_at)!,
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
   } as Payment;
 }
 
@@ -60,7 +60,7 @@ function toTransaction(row: Selectable<PaymentTable>, history: { status: Transac
     transactionStatus: row.status,
     processingStatus: row.processing_status,
     reconStatus: row.recon_status,
-    accountNumber: last4(row.account_number),
+    accountNumber: lastFour(row.account_number),
     description: row.description,
     batchId: null,
     linkedPaymentId: null,
@@ -71,14 +71,24 @@ function toTransaction(row: Selectable<PaymentTable>, history: { status: Transac
     wireFileHandle: null,
     requesterIpAddress: row.requester_ip,
     requesterUsername: row.requester_username,
-    postDate: iso(row.post_date),
-    createdOn: iso(row.created_at)!,
-    updatedOn: iso(row.updated_at)!,
-    statusHistory: history.map((h) => ({ status: h.status, at: new Date(Number(h.at)).toISOString() })),
+    postDate: row.post_date === null ? null : isoTimestamp(row.post_date),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
+    statusHistory: history.map((h) => ({ status: h.status, at: isoTimestamp(h.at) })),
   } as Transaction;
 }
 
 type PaymentRow = Selectable<PaymentTable>;
+
+/**
+ * The search's `accountNumber`: the full number, or its last 4 characters (what every response shows). The
+ * suffix is compared in SQL (`substr` and `length` mean the same on both stores).
+ */
+function accountNumberMatches(eb: ExpressionBuilder<Database, 'payments'>, sent: string) {
+  const whole = eb('account_number', '=', sent);
+  if (sent.length !== 4) return whole;
+  return eb.or([whole, eb(sql<string>`substr(account_number, length(account_number) - 3)`, '=', sent)]);
+}
 const achMethods = new Set(['STANDARD', 'SAME_DAY']);
 
 export class Payments {
@@ -92,28 +102,36 @@ export class Payments {
   async create(partnerId: number, body: CS['PaymentRequest'], context: RequestContext): Promise<{ status: 200 | 201; body: Payment }> {
     requireOwnPartnerId(body.partnerId, partnerId);
     await this.scope.requireLinked(partnerId, body.merchantId);
-    const hash = requestHash(body);
-    const replay = async (): Promise<{ status: 200; body: Payment } | undefined> => {
-      if (!body.partnerPaymentUniqueId) return undefined;
-      const row = await this.store.db.selectFrom('payments').selectAll().where('partner_id', '=', partnerId).where('partner_payment_unique_id', '=', body.partnerPaymentUniqueId).executeTakeFirst();
-      if (!row) return undefined;
-      if (row.request_hash !== hash) {
-        throw new Problem('idempotency-conflict', `partnerPaymentUniqueId ${body.partnerPaymentUniqueId} was first used with a different payment request.`, {
-          errors: [bodyField('partnerPaymentUniqueId', 'already used with a different request')],
-        });
-      }
-      return { status: 200, body: toPayment(row) };
-    };
-    const earlier = await replay();
-    if (earlier) return earlier;
+    // partnerPaymentUniqueId is the payment's idempotency key, the partner's own and kept for ever (DECISIONS).
+    const unique = body.partnerPaymentUniqueId;
+    const claim = claimOf(`partner:${partnerId}`, 'partnerPaymentUniqueId', unique, body, {
+      lifetimeMs: null,
+      conflict: () => {
+        const detail = `partnerPaymentUniqueId ${unique} was first used with a different payment request.`;
+        const errors = [bodyField('partnerPaymentUniqueId', 'already used with a different request')];
+        return new Problem('idempotency-conflict', detail, { errors });
+      },
+    });
+    const result = await idempotent(this.store, claim, (trx) => this.insert(trx, partnerId, body, context));
+    if (!result.replayed) {
+      this.settings.onCreated?.();
+      return { status: 201, body: result.body };
+    }
+    // A replay answers 200 with the payment as it is now, not as it was stored.
+    const payments = this.store.db.selectFrom('payments').selectAll();
+    return { status: 200, body: toPayment(await payments.where('payment_id', '=', result.body.paymentId).executeTakeFirstOrThrow()) };
+  }
 
+  /** Checks the request against the payee's details and writes the payment with its first state. */
+  private async insert(trx: KyselyTransaction<Database>, partnerId: number, body: CS['PaymentRequest'], context: RequestContext) {
     const method = body.paymentMethodType === 'INTERNATIONAL_WIR' ? 'INTERNATIONAL_WIRE' : body.paymentMethodType;
     const route = achMethods.has(method) ? 'ACH' : 'WIRE';
     if ((route === 'ACH' || method === 'DOMESTIC_WIRE') && body.currency !== 'USD') {
       throw new Problem('business-rule', `${method} payments settle in USD only.`, { errors: [bodyField('currency', 'must be USD for this payment method')] });
     }
-    const amountMinor = toMinorUnits(body.amount, body.currency, 'amount');
-    const payee = await this.store.db.selectFrom('payees').selectAll().where('id', '=', body.payeeId).where('merchant_id', '=', body.merchantId).executeTakeFirst();
+    const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
+    const payees = trx.selectFrom('payees').selectAll();
+    const payee = await payees.where('id', '=', body.payeeId).where('merchant_id', '=', body.merchantId).executeTakeFirst();
     if (!payee) throw new Problem('not-found', `Merchant ${body.merchantId} has no payee ${body.payeeId}.`, { errors: [bodyField('payeeId', 'unknown payee')] });
     const accountNumber = payeeAccountNumber(payee);
     if (payee.route !== route || !accountNumber) {
@@ -123,52 +141,39 @@ export class Payments {
     }
     const details = payee.details ? (JSON.parse(payee.details) as { productId?: number }) : {};
     const now = Date.now();
-    try {
-      const row = await this.store.db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('payments')
-          .values({
-            merchant_id: body.merchantId,
-            partner_id: partnerId,
-            payee_id: body.payeeId,
-            merchant_account_number: body.merchantAccountNumber ?? null,
-            account_number: accountNumber,
-            amount_minor: amountMinor,
-            currency: body.currency,
-            payment_method_type: method,
-            route,
-            description: body.description,
-            external_id: body.externalId ?? null,
-            internal_note: body.internalNote ?? null,
-            partner_payment_unique_id: body.partnerPaymentUniqueId ?? null,
-            request_hash: hash,
-            status: 'created',
-            processing_status: 'created',
-            recon_status: 'UNRECONCILED',
-            direction: 'OUTBOUND',
-            product_id: details.productId ?? null,
-            requester_ip: context.ip.replace(/^::ffff:/, ''),
-            requester_username: context.principal?.clientId ?? null,
-            post_date: null,
-            next_step_at: now + this.settings.stepMs,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('payment_status_changes').values({ payment_id: inserted.payment_id, status: 'created', at: now }).execute();
-        return inserted;
-      });
-      this.settings.onCreated?.();
-      return { status: 201, body: toPayment(row) };
-    } catch (err) {
-      // A concurrent duplicate won the unique index: answer as its replay.
-      if (isUniqueViolation(err)) {
-        const winner = await replay();
-        if (winner) return winner;
-      }
-      throw err;
-    }
+    const row = await trx
+      .insertInto('payments')
+      .values({
+        merchant_id: body.merchantId,
+        partner_id: partnerId,
+        payee_id: body.payeeId,
+        merchant_account_number: body.merchantAccountNumber ?? null,
+        account_number: accountNumber,
+        amount_minor: amountMinor,
+        currency: body.currency,
+        payment_method_type: method,
+        route,
+        description: body.description,
+        external_id: body.externalId ?? null,
+        internal_note: body.internalNote ?? null,
+        partner_payment_unique_id: body.partnerPaymentUniqueId ?? null,
+        request_hash: requestHash(body),
+        status: 'created',
+        processing_status: 'created',
+        recon_status: 'UNRECONCILED',
+        direction: 'OUTBOUND',
+        product_id: details.productId ?? null,
+        requester_ip: context.ip.replace(/^::ffff:/, ''),
+        requester_username: context.principal?.clientId ?? null,
+        post_date: null,
+        next_step_at: now + this.settings.stepMs,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status: 'created', at: now }).execute();
+    return { status: 201, body: toPayment(row) };
   }
 
   private async page(
@@ -244,7 +249,7 @@ export class Payments {
         return eb.and([
           eb('merchant_id', 'in', merchants),
           ...(never ? [eb('payment_id', '<', 0)] : []),
-          ...(body.accountNumber ? [eb('account_number', '=', body.accountNumber)] : []),
+          ...(body.accountNumber ? [accountNumberMatches(eb, body.accountNumber)] : []),
           ...(body.externalId ? [eb('external_id', '=', body.externalId)] : []),
           ...(body.paymentId ? [eb('payment_id', '=', Number(body.paymentId))] : []),
           ...(body.requesterIpAddress ? [eb('requester_ip', '=', body.requesterIpAddress)] : []),

@@ -5,11 +5,14 @@ import { sql, type Selectable } from 'kysely';
 import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
 import type { operations } from '../../generated/partner/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { findBusiness } from '../banking/lookups.js';
+import { abaIsValid } from '../banking/routing-numbers.js';
+import { Problem, bodyField } from '../problems.js';
 import { newRailPayeeId } from '../ids/identifiers.js';
+import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
 import type { PayeeTable } from '../store/schema.js';
-import { abaIsValid } from './aba.js';
+import { isoTimestamp } from '../store/timestamps.js';
 import { PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 
 type CS = C['schemas'];
@@ -17,7 +20,6 @@ type ES = E['schemas'];
 type Address = CS['RecipientAddress'];
 type RecipientQuery = NonNullable<operations['listRecipients']['parameters']['query']>;
 
-const last4 = (value: string) => value.slice(-4);
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
 function requireAba(value: string | undefined, field: string): void {
@@ -32,7 +34,7 @@ function requireWireBanks(wire: CS['WireDetails'], prefix: string): void {
 }
 
 function achRecord(ach: CS['AchDetails']): CS['AchDetailsRecord'] {
-  return { accountNumber: last4(ach.accountNumber), bankAccountType: ach.bankAccountType, bankName: orNull(ach.bankName), routingNumber: ach.routingNumber, address: orNull(ach.address) };
+  return { accountNumber: lastFour(ach.accountNumber), bankAccountType: ach.bankAccountType, bankName: orNull(ach.bankName), routingNumber: ach.routingNumber, address: orNull(ach.address) };
 }
 
 function wireRecord(wire: CS['WireDetails'], method: string): CS['WireDetailsRecord'] {
@@ -43,8 +45,8 @@ function wireRecord(wire: CS['WireDetails'], method: string): CS['WireDetailsRec
     receiverShortName: orNull(wire.receiverShortName),
     beneficiaryFIName: wire.beneficiaryFIName,
     beneficiaryFIAddress: orNull(wire.beneficiaryFIAddress),
-    beneficiaryAccountNumber: last4(wire.beneficiaryAccountNumber),
-    beneficiaryIdNumber: orNull(wire.beneficiaryIdNumber),
+    beneficiaryAccountNumber: lastFour(wire.beneficiaryAccountNumber),
+    beneficiaryIdNumber: lastFourOrNull(wire.beneficiaryIdNumber),
     address: wire.address,
     intermediaryFIIdType: orNull(wire.intermediaryFIIdType),
     intermediaryFIIdNumber: orNull(wire.intermediaryFIIdNumber),
@@ -97,7 +99,7 @@ export function toRecipient(row: Selectable<PayeeTable>): Recipient {
     type: body.type,
     partnerId: Number(row.partner_id),
     merchantId: Number(row.merchant_id),
-    createdOn: new Date(Number(row.created_at)).toISOString(),
+    createdOn: isoTimestamp(row.created_at),
   };
   if (row.route === 'ACH') return { ...common, paymentMethodType: (row.payment_method_type ?? 'STANDARD') as CS['AchPaymentMethodType'], ach: achRecord(body.ach) };
   return { ...common, paymentMethodType: row.payment_method_type as CS['WirePaymentMethodType'], wire: wireRecord(body.wire, row.payment_method_type!) };
@@ -119,8 +121,7 @@ export function toCounterparty(row: Selectable<PayeeTable>): ES['Counterparty'] 
     type: body.type,
     productId: orNull(body.productId),
     dateOfBirth: orNull(body.dateOfBirth),
-    // The last 4 letters or digits, as the contract promises: separators ('12-34 5/6') are not shown.
-    idNumber: body.idNumber ? last4(body.idNumber.replace(/[^A-Za-z0-9]/g, '')) : null,
+    idNumber: lastFourOrNull(body.idNumber),
     idType: orNull(body.idType),
     dbaName: orNull(body.dbaName),
     jurisdictionState: orNull(body.jurisdictionState),
@@ -128,7 +129,7 @@ export function toCounterparty(row: Selectable<PayeeTable>): ES['Counterparty'] 
     individualId: orNull(body.individualId),
     ach,
     wire: body.wire ? wireRecord(body.wire as CS['WireDetails'], body.PaymentMethodType) : null,
-    createdOn: new Date(Number(row.created_at)).toISOString(),
+    createdOn: isoTimestamp(row.created_at),
   };
 }
 
@@ -173,6 +174,10 @@ export class Recipients {
 
   async createCounterparty(partnerId: number, body: ES['CounterpartyCreateRequest']): Promise<ES['Counterparty']> {
     await this.scope.requireLinked(partnerId, body.merchantId);
+    // The business the counterparty is must be one of its merchant's (group D); any other is not found.
+    if (body.businessId != null) {
+      await findBusiness(this.store.db, body.merchantId, body.businessId, bodyField('businessId', 'unknown business'));
+    }
     const wireMethod = body.PaymentMethodType === 'DOMESTIC_WIRE' || body.PaymentMethodType === 'INTERNATIONAL_WIRE';
     if (wireMethod ? !body.wire : !body.ach) {
       const field = wireMethod ? 'wire' : 'ach';

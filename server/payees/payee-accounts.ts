@@ -2,10 +2,13 @@
 // only as their last 4 characters. Disabling keeps the record with active = false.
 import type { Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { newPayeeAccountId } from '../ids/identifiers.js';
+import { lastFourOrNull } from '../personal-data/masking.js';
+import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
 import type { Store } from '../store/database.js';
 import type { PayeeAccountTable } from '../store/schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 import { ibanIsValid } from './iban.js';
 import type { Payees } from './payees.js';
 
@@ -14,7 +17,6 @@ export type PayeeAccount = Schemas['PayeeAccount'];
 type AccountRequest = Schemas['PayeeAccountRequest'];
 
 export const maxAccountsPerPayee = 20;
-const last4 = (value: string | null) => (value === null ? null : value.slice(-4));
 
 export function toPayeeAccount(row: Selectable<PayeeAccountTable>): PayeeAccount {
   return {
@@ -24,15 +26,15 @@ export function toPayeeAccount(row: Selectable<PayeeAccountTable>): PayeeAccount
     accountHolderName: row.holder_name,
     bankName: row.bank_name,
     routingNumber: row.routing_number,
-    accountNumber: last4(row.account_number),
+    accountNumber: lastFourOrNull(row.account_number),
     bankClearingSystemCode: row.clearing_system_code,
     branchTransitNumber: row.branch_transit_number,
-    IBAN: last4(row.iban),
+    IBAN: lastFourOrNull(row.iban),
     Currency: row.currency,
     accountType: row.account_type,
     accountTypeId: row.account_type === null ? null : row.account_type === 'CHECKINGS' ? 1 : 2,
     active: row.active === 1,
-    createdOn: new Date(row.created_at).toISOString(),
+    createdOn: isoTimestamp(row.created_at),
   };
 }
 
@@ -63,13 +65,19 @@ export class PayeeAccounts {
   async create(merchantId: number, payeeId: number, body: AccountRequest): Promise<string> {
     await this.payees.row(merchantId, payeeId);
     const columns = columnsOf(body);
-    return this.store.db.transaction().execute(async (trx) => {
-      const { count } = await trx
-        .selectFrom('payee_accounts')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('payee_id', '=', payeeId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= maxAccountsPerPayee) throw new Problem('limit-reached', `A payee holds at most ${maxAccountsPerPayee} accounts.`);
+    const limit: CountLimit = {
+      collection: 'payee_accounts',
+      owner: payeeId,
+      max: maxAccountsPerPayee,
+      refusal: `A payee holds at most ${maxAccountsPerPayee} accounts.`,
+      count: async (trx) =>
+        (await trx
+          .selectFrom('payee_accounts')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('payee_id', '=', payeeId)
+          .executeTakeFirstOrThrow()).count,
+    };
+    return createWithinLimit(this.store, limit, async (trx) => {
       const id = newPayeeAccountId();
       const now = Date.now();
       await trx

@@ -1,10 +1,13 @@
 // Payees of a merchant (groups A and B share them). Every query is scoped to the calling merchant, so
-// another merchant's payee is simply not found.
+// another merchant's payee is simply not found. The tax id (an SSN for many individuals) is kept whole for
+// filters and leaves only as its last 4, like every other identifying number.
 import { sql, type Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
+import { lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
 import type { PayeeTable } from '../store/schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
 export type Payee = Schemas['Payee'];
@@ -16,12 +19,12 @@ export function toPayee(row: Selectable<PayeeTable>): Payee {
     name: row.name,
     EmailAddress: row.email,
     phoneNumber: row.phone,
-    taxId: row.tax_id,
+    taxId: lastFourOrNull(row.tax_id),
     idType: row.id_type,
     address: { addressLine: row.address_line, state: row.state, city: row.city, country: row.country, postalCode: row.postal_code },
     dateOfBirth: row.date_of_birth,
-    createdOn: new Date(row.created_at).toISOString(),
-    updatedOn: new Date(row.updated_at).toISOString(),
+    createdOn: isoTimestamp(row.created_at),
+    updatedOn: isoTimestamp(row.updated_at),
   };
 }
 

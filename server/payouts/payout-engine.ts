@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.js';
 import { PollingWorker } from '../workers/polling-worker.js';
-import type { PayoutRail, RailStep } from './sandbox-rail.js';
+import type { PayoutRail, RailStep } from '../rails/payout-rail.js';
 import type { PayoutState } from '../store/schema.js';
-import { transitionAll } from './transitions.js';
+import { transition } from './payout-transitions.js';
 
 export interface PayoutEngineSettings {
   /** Pause between a payout's steps (SANDBOX_STEP_MS). */
@@ -72,7 +72,8 @@ export class PayoutEngine {
         step.references.push(row.reference);
       }
       for (const { from, next, references } of steps.values()) {
-        moved += (await transitionAll(trx, references, from, next.to, { reasons: next.reasons, nextStepAt: now + this.settings.stepMs, now })).length;
+        const options = { reasons: next.reasons, nextStepAt: now + this.settings.stepMs, now };
+        moved += (await transition(trx, references, from, next.to, options)).length;
       }
       return due.length;
     });

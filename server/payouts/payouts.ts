@@ -1,14 +1,13 @@
-// Creating, reading, listing and cancelling payouts. Creation validates the payee and an active account,
-// converts the amount to exact minor units and records the payout with its payout.created event in one
-// transaction; the engine (payout-engine.ts) takes it from there.
+// Creating, reading, listing and cancelling payouts. Creation validates the payee and an active account in
+// the payout's currency, converts the amount to exact minor units and records the payout with its
+// payout.created event in one transaction; the engine (payout-engine.ts) takes it from there.
 import type { components, operations } from '../../generated/merchant/schema.js';
-import { Problem, bodyField } from '../http/problem.js';
+import { Problem, bodyField } from '../problems.js';
 import { newPayoutReference } from '../ids/identifiers.js';
 import { toMinorUnits } from '../money/currencies.js';
-import type { Payees } from '../payees/payees.js';
 import type { Store } from '../store/database.js';
-import { requestHash, runIdempotent, type StoredResponse } from '../store/idempotency.js';
-import { recordEvent, toPayout, transition, type Payout } from './transitions.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
+import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
@@ -31,14 +30,13 @@ export interface PayoutSettings {
 export class Payouts {
   constructor(
     private readonly store: Store,
-    private readonly payees: Payees,
     private readonly settings: PayoutSettings,
   ) {}
 
   async create(merchantId: number, body: Schemas['PayoutCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Payout>> {
-    const claim = idempotencyKey ? { scope: `merchant:${merchantId}:createPayout`, key: idempotencyKey, hash: requestHash(body) } : undefined;
-    const amountMinor = toMinorUnits(body.Amount, body.Currency, 'Amount');
-    const result = await runIdempotent(this.store, claim, async (trx) => {
+    const claim = claimOf(`merchant:${merchantId}`, 'createPayout', idempotencyKey, body);
+    const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
+    const result = await idempotent(this.store, claim, async (trx) => {
       const payee = await trx.selectFrom('payees').select('id').where('merchant_id', '=', merchantId).where('id', '=', body.PayeeId).executeTakeFirst();
       if (!payee) throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, { errors: [bodyField('PayeeId', 'unknown payee')] });
       let accounts = trx.selectFrom('payee_accounts').select(['id', 'active', 'currency']).where('payee_id', '=', body.PayeeId).where('merchant_id', '=', merchantId);
@@ -48,12 +46,21 @@ export class Payouts {
         throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, { errors: [bodyField('PayeeAccountId', 'unknown account')] });
       }
       const active = candidates.filter((a) => a.active === 1);
-      const account = active.find((a) => a.currency === body.Currency) ?? active[0];
-      if (!account) {
+      if (active.length === 0) {
         const field = body.PayeeAccountId ? 'PayeeAccountId' : 'PayeeId';
         throw new Problem('inactive-account', body.PayeeAccountId ? `Account ${body.PayeeAccountId} is disabled.` : `Payee ${body.PayeeId} has no active account.`, {
           errors: [bodyField(field, 'no active account to pay into')],
         });
+      }
+      // An account is paid in its own currency (one recorded without a Currency takes any): the service does
+      // not convert, so a payout the account cannot take is refused before anything is written.
+      const account = active.find((a) => a.currency === body.Currency) ?? active.find((a) => a.currency === null);
+      if (!account) {
+        const held = [...new Set(active.map((a) => a.currency))].join(', ');
+        const detail = body.PayeeAccountId
+          ? `Account ${body.PayeeAccountId} takes ${held}, not ${body.Currency}.`
+          : `Payee ${body.PayeeId} has no active account in ${body.Currency}; its accounts take ${held}.`;
+        throw new Problem('business-rule', detail, { errors: [bodyField('Currency', `the account paid into takes ${held}`)] });
       }
       const now = Date.now();
       const row = await trx
@@ -108,7 +115,7 @@ export class Payouts {
       if (row.status === 'cancelled') return toPayout(row);
       const refused = () => new Problem('payout-not-cancellable', `Payout ${reference} is ${row.status}; only a payout that has not started processing can be cancelled.`);
       if (row.status !== 'created') throw refused();
-      const cancelled = await transition(trx, row, 'cancelled', {
+      const [cancelled] = await transition(trx, [reference], 'created', 'cancelled', {
         reasons: [{ code: 'cancelled_by_request', message: 'The merchant cancelled the payout.' }],
         nextStepAt: null,
       });

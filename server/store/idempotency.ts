@@ -1,21 +1,47 @@
-// Idempotent creation: the work and the record of its response commit in one transaction, keyed by
-// (scope, key). A repeat with the same request hash gets the stored response back; with a different hash,
-// a 409 problem. Concurrent duplicates race on the key's primary key: the loser rolls back and replays.
-// A key is kept for 24 hours (the contract's promise); after that it starts afresh.
+// Idempotent creation: the one mechanism behind every create that takes an Idempotency-Key (payouts of groups A
+// and B, every create of group D) and behind partnerPaymentUniqueId (groups C and E: the same mechanism, keyed by
+// the partner). The create's work and the record of its response commit in one transaction, keyed by
+// (scope, key); the scope names the caller and the operation, so keys of different callers or operations never
+// meet. A "request" is what the hash covers: the body, plus the path's ids where there are any.
+//
+// | case                               | answer                                                                 |
+// |------------------------------------|------------------------------------------------------------------------|
+// | new key                            | the work runs; its response is stored for 24 h (1)                     |
+// | same key, same request             | the stored response again, with `Idempotent-Replayed: true` (2)        |
+// | same key, other request            | 409 idempotency-conflict; nothing runs                                 |
+// | concurrent duplicates of one key   | one runs; the others wait until it commits, then replay its response   |
+// | the work is refused (4xx) or fails | nothing is stored: a retry with the same key runs the work again       |
+// | no key                             | the work runs every time                                               |
+// | key older than its lifetime        | as a new key                                                           |
+//
+// partnerPaymentUniqueId, as its contract says: (1) kept for ever; (2) answered 200 with the payment as it is now.
+//
+// Why duplicates wait rather than race: a loser whose own work fails (the first of 20 duplicate debits leaves
+// too little for the rest) would answer 422 instead of replaying. So each key's transaction first takes its turn
+// (turns.ts: an advisory lock on PostgreSQL; SQLite runs one transaction at a time), then looks for the stored
+// response. The key's primary key stays as the last resort: should two writers still both get past the turn
+// (an instance of an earlier release during a rolling upgrade), the second's insert fails and it replays.
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
-import { Problem } from '../http/problem.js';
+import type { Kysely, Transaction } from 'kysely';
+import { Problem } from '../problems.js';
 import type { Store } from './database.js';
 import type { Database } from './schema.js';
+import { takeTurn } from './turns.js';
+import { isUniqueViolation } from './unique-violation.js';
 
+/** How long a key holds by default: the contract's promise. */
 export const idempotencyKeyLifetimeMs = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyClaim {
-  /** Whose keys these are (`merchant:42:createPayout`), so callers cannot collide. */
+  /** Whose keys these are, per operation (`merchant:42:createPayout`), so callers cannot collide. */
   scope: string;
   key: string;
   /** A hash of what the request asked for; see requestHash. */
   hash: string;
+  /** How long the stored response answers for the key; null: for ever. */
+  lifetimeMs: number | null;
+  /** The 409 for the key used again with another request. */
+  conflict: () => Problem;
 }
 
 export interface StoredResponse<T> {
@@ -26,55 +52,78 @@ export interface StoredResponse<T> {
 
 /** A stable hash of a JSON value: object keys sorted, so field order does not matter. */
 export function requestHash(value: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  };
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }
 
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint failed/.test(e?.message ?? '');
+const headerConflict = (key: string) => () =>
+  new Problem('idempotency-conflict', `The key ${key} was first used with a different request.`, {
+    errors: [{ header: 'Idempotency-Key', detail: 'already used with a different request' }],
+  });
+
+/**
+ * The claim of a request on its key: `caller` is whose keys they are (`merchant:42`), `operation` which create
+ * (`createPayout`), `request` everything it asks for. Undefined when no key was sent: the work runs every time.
+ */
+export function claimOf(
+  caller: string,
+  operation: string,
+  key: string | null | undefined,
+  request: unknown,
+  options: { lifetimeMs?: number | null; conflict?: () => Problem } = {},
+): IdempotencyClaim | undefined {
+  if (!key) return undefined;
+  return {
+    scope: `${caller}:${operation}`,
+    key,
+    hash: requestHash(request),
+    lifetimeMs: options.lifetimeMs === undefined ? idempotencyKeyLifetimeMs : options.lifetimeMs,
+    conflict: options.conflict ?? headerConflict(key),
+  };
 }
 
-export async function runIdempotent<T>(
+type KeyRecord = Awaited<ReturnType<typeof findRecord>>;
+
+function findRecord(db: Kysely<Database>, claim: IdempotencyClaim) {
+  return db.selectFrom('idempotency_keys').selectAll().where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
+}
+
+const isLive = (record: NonNullable<KeyRecord>, claim: IdempotencyClaim) =>
+  claim.lifetimeMs === null || Number(record.created_at) > Date.now() - claim.lifetimeMs;
+
+function replay<T>(record: NonNullable<KeyRecord>, claim: IdempotencyClaim): StoredResponse<T> {
+  if (record.request_hash !== claim.hash) throw claim.conflict();
+  return { status: record.status, body: JSON.parse(record.body) as T, replayed: true };
+}
+
+/** Runs `work` once per claim (the behaviour matrix above); without a claim, every time. */
+export async function idempotent<T>(
   store: Store,
   claim: IdempotencyClaim | undefined,
   work: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
-  conflictDetail = `The key ${claim?.key ?? ''} was first used with a different request.`,
 ): Promise<StoredResponse<T>> {
-  const replay = async (db: Pick<Store['db'], 'selectFrom'>): Promise<StoredResponse<T> | undefined> => {
-    if (!claim) return undefined;
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('scope', '=', claim.scope)
-      .where('key', '=', claim.key)
-      .where('created_at', '>', Date.now() - idempotencyKeyLifetimeMs)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    if (row.request_hash !== claim.hash) throw new Problem('idempotency-conflict', conflictDetail);
-    return { status: row.status, body: JSON.parse(row.body) as T, replayed: true };
-  };
+  if (!claim) return { ...(await store.db.transaction().execute(work)), replayed: false };
   try {
     return await store.db.transaction().execute(async (trx) => {
-      const earlier = await replay(trx);
-      if (earlier) return earlier;
-      if (claim) {
-        await trx.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).where('created_at', '<=', Date.now() - idempotencyKeyLifetimeMs).execute();
-      }
+      await takeTurn(trx, store.dialect, `${claim.scope}\n${claim.key}`);
+      const earlier = await findRecord(trx, claim);
+      if (earlier && isLive(earlier, claim)) return replay<T>(earlier, claim);
+      if (earlier) await trx.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).execute();
       const result = await work(trx);
-      if (claim) {
-        await trx
-          .insertInto('idempotency_keys')
-          .values({ scope: claim.scope, key: claim.key, request_hash: claim.hash, status: result.status, body: JSON.stringify(result.body), created_at: Date.now() })
-          .execute();
-      }
+      const { scope, key, hash } = claim;
+      const record = { scope, key, request_hash: hash, status: result.status, body: JSON.stringify(result.body), created_at: Date.now() };
+      await trx.insertInto('idempotency_keys').values(record).execute();
       return { ...result, replayed: false };
     });
   } catch (err) {
-    if (!claim || !isUniqueViolation(err)) throw err;
-    const earlier = await replay(store.db);
-    if (!earlier) throw err;
-    return earlier;
+    // The last resort (see above): a writer that got past the turn lost on a unique index; the winner's answer stands.
+    if (!isUniqueViolation(err)) throw err;
+    const winner = await findRecord(store.db, claim);
+    if (!winner || !isLive(winner, claim)) throw err;
+    return replay<T>(winner, claim);
   }
 }

@@ -4,6 +4,8 @@ import * as initial from './migrations/0001_initial.js';
 import * as partnerPayments from './migrations/0002_partner_payments.js';
 import * as banking from './migrations/0003_banking.js';
 import * as deliverySweep from './migrations/0004_delivery_sweep.js';
+import * as credentialGeneration from './migrations/0005_credential_generation.js';
+import * as partnerPaymentKeys from './migrations/0006_partner_payment_keys.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -11,6 +13,8 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0002_partner_payments': partnerPayments.migration,
   '0003_banking': banking.migration,
   '0004_delivery_sweep': deliverySweep.migration,
+  '0005_credential_generation': credentialGeneration.migration,
+  '0006_partner_payment_keys': partnerPaymentKeys.migration,
 };
 
 export async function migrateToLatest(store: Store): Promise<void> {

@@ -1,5 +1,6 @@
 // The store's tables as Kysely sees them. Timestamps are epoch milliseconds and money is integer minor
 // units in both SQLite and PostgreSQL, so the code above the store never cares which one it runs on.
+// test/server/store-schema.test.ts holds these types and the migrations to the same columns.
 import type { Generated } from 'kysely';
 import type { BankingTables } from './banking-schema.js';
 
@@ -21,7 +22,7 @@ export interface PartnerMerchantTable {
   linked_at: number;
 }
 
-/** Client credentials; the secret is kept only as a scrypt hash. */
+/** Client credentials; the secret is kept only as a salted SHA-256 hash (client-secrets.ts). */
 export interface ApiClientTable {
   client_id: string;
   secret_hash: string;
@@ -29,6 +30,8 @@ export interface ApiClientTable {
   owner_id: number;
   created_at: number;
   revoked_at: number | null;
+  /** Raised by each secret rotation; a token names the generation it was issued under. */
+  generation: Generated<number>;
 }
 
 export interface SigningKeyTable {

@@ -1,35 +1,20 @@
 // The sandbox rail: decides each step of a payout deterministically from the account's number (or IBAN).
 // An account ending in one of the test suffixes of sandbox-test-accounts.json fails with that reason at
 // that step; every other account completes. The same file feeds the docs.
-import testAccounts from './sandbox-test-accounts.json' with { type: 'json' };
-import type { PayoutReason } from './transitions.js';
 import type { PayoutState } from '../store/schema.js';
-
-export interface RailAccount {
-  account_number: string | null;
-  iban: string | null;
-}
-
-export interface RailStep {
-  to: PayoutState;
-  reasons?: PayoutReason[];
-}
-
-/** A payment rail: given a payout's current state and its account, the state it moves to next. */
-export interface PayoutRail {
-  readonly name: string;
-  next(state: PayoutState, account: RailAccount): RailStep;
-}
+import type { PayoutRail, PayoutReason, RailStep } from './payout-rail.js';
+import testAccounts from './sandbox-test-accounts.json' with { type: 'json' };
 
 type Outcome = (typeof testAccounts.outcomes)[number];
 
 export const sandboxRail: PayoutRail = {
-  name: 'sandbox',
   next(state, account) {
     const number = account.account_number ?? account.iban ?? '';
     const outcome: Outcome | undefined = testAccounts.outcomes.find((o) => number.endsWith(o.endsWith));
     const failure = (at: PayoutState): RailStep | undefined =>
-      outcome?.failsAt === at ? { to: 'failed', reasons: [{ code: outcome.reason as PayoutReason['code'], message: outcome.message }] } : undefined;
+      outcome?.failsAt === at
+        ? { to: 'failed', reasons: [{ code: outcome.reason as PayoutReason['code'], message: outcome.message }] }
+        : undefined;
     switch (state) {
       case 'created':
         return { to: 'processing' };

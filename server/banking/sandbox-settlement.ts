@@ -1,7 +1,7 @@
-// The sandbox's rail: it submits and settles an ACH or wire transfer within the request that created it,
-// walking the transfer's life cycle to the outcome its amount selects (sandbox-outcomes.ts), so the 201
-// carries the final state. Submission assigns what the network would: an ACH trace number, a Fedwire IMAD
-// or a SWIFT gpi UETR.
+// Settlement in the sandbox: an ACH or wire transfer is submitted and settled within the request that
+// created it, walking the transfer's life cycle to the outcome its amount selects (sandbox-outcomes.ts), so
+// the 201 carries the final state. Submission assigns what the network would: an ACH trace number, a
+// Fedwire IMAD or a SWIFT gpi UETR.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';

@@ -4,14 +4,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
 import { toDecimalString } from '../money/currencies.js';
+import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
+import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
 export type Payout = Schemas['Payout'];
-export type PayoutReason = Schemas['PayoutReason'];
 export type PayoutEventPayload = Schemas['PayoutEvent'];
-
-export const finalStates: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'cancelled']);
 
 /** The next state each non-final state may move to. */
 export const allowedTransitions: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
@@ -34,17 +33,22 @@ export function toPayout(row: Selectable<PayoutTable>): Payout {
     Description: row.description,
     Status: row.status,
     Reasons: JSON.parse(row.reasons) as PayoutReason[],
-    CreatedOn: new Date(Number(row.created_at)).toISOString(),
-    UpdatedOn: new Date(Number(row.updated_at)).toISOString(),
+    CreatedOn: isoTimestamp(row.created_at),
+    UpdatedOn: isoTimestamp(row.updated_at),
   };
 }
 
-export function eventPayload(row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>, state: PayoutState, at: number, reasons: PayoutReason[]): PayoutEventPayload {
+export function eventPayload(
+  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>,
+  state: PayoutState,
+  at: number,
+  reasons: PayoutReason[],
+): PayoutEventPayload {
   return {
     payout_request_id: row.reference,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
-    timestamp: new Date(at).toISOString(),
+    timestamp: isoTimestamp(at),
     state,
     ...(reasons.length > 0 ? { reasons } : {}),
   };
@@ -62,41 +66,23 @@ const eventRow = (row: EventSource, state: PayoutState, at: number, reasons: Pay
   dispatched_at: null,
 });
 
-export async function recordEvent(db: Kysely<Database>, row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]): Promise<void> {
+export async function recordEvent(
+  db: Kysely<Database>,
+  row: EventSource,
+  state: PayoutState,
+  at: number,
+  reasons: PayoutReason[],
+): Promise<void> {
   await db.insertInto('payout_events').values(eventRow(row, state, at, reasons)).execute();
 }
 
 /**
- * Moves a payout from `from` to `to` if it is still in `from`; records the event. Returns the updated row,
- * or undefined when another writer moved it first. Call inside a transaction.
+ * Moves the payouts named that are still in `from` to `to`, with one compare-and-set update for all of them
+ * and one insert of their events: a cancel moves one, an engine round moves every payout taking the same step
+ * (same state, next state and reasons) together. Returns the rows it moved; a payout another writer moved
+ * first is left out, with no event. Call inside a transaction.
  */
 export async function transition(
-  db: Kysely<Database>,
-  row: Selectable<PayoutTable>,
-  to: PayoutState,
-  options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number },
-): Promise<Selectable<PayoutTable> | undefined> {
-  if (!allowedTransitions[row.status].includes(to)) throw new Error(`A payout cannot go from ${row.status} to ${to}.`);
-  const now = options.now ?? Date.now();
-  const reasons = options.reasons ?? [];
-  const updated = await db
-    .updateTable('payouts')
-    .set({ status: to, reasons: JSON.stringify(reasons), updated_at: now, next_step_at: finalStates.has(to) ? null : options.nextStepAt })
-    .where('reference', '=', row.reference)
-    .where('status', '=', row.status)
-    .returningAll()
-    .executeTakeFirst();
-  if (!updated) return undefined;
-  await recordEvent(db, updated, to, now, reasons);
-  return updated;
-}
-
-/**
- * transition() for many payouts in the same state going to the same next state with the same reasons (a
- * round of the engine): one compare-and-set update for all of them and one insert of their events. Returns
- * the rows it moved; a payout another writer moved first is left out, with no event. Call inside a transaction.
- */
-export async function transitionAll(
   db: Kysely<Database>,
   references: readonly string[],
   from: PayoutState,
