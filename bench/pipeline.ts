@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { cpuTicks, ticksPerSecond } from './load.js';
 import { startService } from './processes.js';
 import { createMerchant, payoutBody, provision } from './provision.js';
-import { embeddedStore, postgresStore, type BenchStore } from './stores.js';
+import { onEachStore, type BenchStore, type RunsOnEachStore } from './stores.js';
 import { startWebhookCounter } from './webhook-counter.js';
 
 export interface PipelineRun {
@@ -28,10 +28,7 @@ export interface PipelineRun {
   aim?: number;
 }
 
-export interface PipelineResult {
-  runs: PipelineRun[];
-  skipped?: string;
-}
+export type PipelineResult = RunsOnEachStore<PipelineRun>;
 
 const payouts = () => Number(process.env.BENCH_PAYOUTS ?? 2000);
 const concurrency = () => Number(process.env.BENCH_PIPELINE_CONCURRENCY ?? 32);
@@ -102,24 +99,13 @@ async function runOn(store: BenchStore): Promise<PipelineRun> {
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
-export async function runPipeline(): Promise<PipelineResult> {
-  const runs: PipelineRun[] = [];
-  for (const open of [async () => embeddedStore(), postgresStore]) {
-    const store = await open();
-    if ('skipped' in store) {
-      console.log(`  PostgreSQL skipped: ${store.skipped}`);
-      return { runs, skipped: `PostgreSQL: ${store.skipped}` };
-    }
-    try {
-      const run = await runOn(store);
-      console.log(
-        `  ${run.store.padEnd(8)} ${run.payouts} payouts: created in ${run.createS} s (${run.createdPerSec}/s), all completed webhooks in ${run.totalS} s: ${run.payoutsPerSec} payouts/s` +
-          `${run.serverCpuMsPerPayout !== undefined ? ` (server CPU ${run.serverCpuMsPerPayout} ms/payout)` : ''}; duplicates ${run.duplicateCompleted}`,
-      );
-      runs.push(run);
-    } finally {
-      await store.drop();
-    }
-  }
-  return { runs };
+export function runPipeline(): Promise<PipelineResult> {
+  return onEachStore(
+    runOn,
+    (run) =>
+      `  ${run.store.padEnd(8)} ${run.payouts} payouts: created in ${run.createS} s (${run.createdPerSec}/s), ` +
+      `all completed webhooks in ${run.totalS} s: ${run.payoutsPerSec} payouts/s` +
+      `${run.serverCpuMsPerPayout !== undefined ? ` (server CPU ${run.serverCpuMsPerPayout} ms/payout)` : ''}` +
+      `; duplicates ${run.duplicateCompleted}`,
+  );
 }

@@ -2,7 +2,7 @@
 // (GET /v1/payees/{id}) with the same load, one after the other. The mock answers the documented example
 // without a store; the aim is that the real server is the faster of the two.
 import { startMocks } from '../scripts/mock-servers.js';
-import { freePortRange } from './free-port.js';
+import { freePortRange } from '../scripts/free-ports.js';
 import { describeLoad, loadSettings, measure, type LoadResult } from './load.js';
 import { startService } from './processes.js';
 import { createMerchant, provision } from './provision.js';
@@ -25,7 +25,7 @@ export async function runPrismCompare(): Promise<PrismCompareResult> {
   try {
     const fixture = await provision(service.url, merchant);
     const auth = { authorization: `Bearer ${fixture.token}` };
-    const mocks = await startMocks({ portBase: await freePortRange(5) });
+    const mocks = await startMocks({ portBase: await freePortRange(5, 20_000, 40_000) });
     try {
       // Prism checks that a bearer token is present, not what it says; the same header serves both.
       prism = await measure({ url: `${mocks.urls.merchant}/v1/payees/${fixture.payeeId}`, headers: auth }, settings);

@@ -3,7 +3,7 @@
 // generator. Every child is stopped with SIGTERM, then SIGKILL after a grace period, so a run never leaks one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-ports.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,7 +5,16 @@ import { createMerchantClient } from '../client/create-clients.js';
 import { unwrap } from '../client/problem-error.js';
 import { Credentials } from '../server/auth/credentials.js';
 import { openStore } from '../server/store/database.js';
-import { bankAccount, individual } from '../test/support/merchants.js';
+import { readFileSync } from 'node:fs';
+
+type Json = Record<string, any>;
+const merchantDocument = JSON.parse(readFileSync(new URL('../generated/merchant/openapi.json', import.meta.url), 'utf8')) as Json;
+
+/** An operation's first documented request example: the payee and account every benchmark pays into. */
+function documentedRequest(path: string): Json {
+  const examples = merchantDocument.paths[path].post.requestBody.content['application/json'].examples as Json;
+  return structuredClone(Object.values(examples)[0].value) as Json;
+}
 
 export interface Merchant {
   merchantId: number;
@@ -42,8 +51,9 @@ export async function tokenFor(baseUrl: string, merchant: Merchant): Promise<str
 /** A payee with an account that the sandbox rail completes (it does not end in 0001-0005). */
 export async function provision(baseUrl: string, merchant: Merchant, options: { webhookUrl?: string } = {}): Promise<Fixture> {
   const client = createMerchantClient({ baseUrl, credentials: { clientId: merchant.clientId, clientSecret: merchant.clientSecret } });
-  const payee = await unwrap(client.POST('/v1/payees', { body: individual }));
-  const account = await unwrap(client.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount('000123456789') }));
+  const payee = await unwrap(client.POST('/v1/payees', { body: documentedRequest('/v1/payees') as never }));
+  // The documented account (a bank account the sandbox rail completes) is what every benchmark pays into.
+  const account = await unwrap(client.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: documentedRequest('/v1/payees/{id}/accounts') as never }));
   if (options.webhookUrl) await unwrap(client.POST('/v1/webhooks', { body: { url: options.webhookUrl } }));
   return { ...merchant, token: await tokenFor(baseUrl, merchant), payeeId: payee.id, accountId: account.PayeeAccountId };
 }

@@ -8,11 +8,13 @@ import type { Machine } from './machine.js';
 import type { PipelineResult } from './pipeline.js';
 import type { PrismCompareResult } from './prism-compare.js';
 import type { ToolchainResult } from './toolchain.js';
+import type { LatencyFigures, WebhookLatencyResult } from './webhook-latency.js';
 
 export interface PartResults {
   http: HttpRatiosResult;
   prism: PrismCompareResult;
   pipeline: PipelineResult;
+  webhooks: WebhookLatencyResult;
   list: ListScalingResult;
   toolchain: ToolchainResult;
 }
@@ -50,6 +52,7 @@ export interface SummaryRow {
 }
 
 const fixed = (x: number, digits = 2) => x.toFixed(digits);
+const storeName = (store: 'sqlite' | 'postgres') => (store === 'sqlite' ? 'embedded' : 'PostgreSQL');
 const load = (r: LoadResult) =>
   `${r.requestsPerSec} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms` + (r.serverCpuUsPerRequest !== undefined ? `, ${r.serverCpuUsPerRequest} µs CPU/req` : '');
 
@@ -82,6 +85,17 @@ export function summaryRows(results: Results): SummaryRow[] {
     });
   }
   if (results.pipeline?.result.skipped) rows.push({ measure: 'Pipeline, PostgreSQL', aim: 'reported', result: `skipped: ${results.pipeline.result.skipped}` });
+  for (const run of results.webhooks?.result.runs ?? []) {
+    const w = run.withHanging;
+    rows.push({
+      measure: `Webhook p99, fast receiver beside a hanging one (${w.hangingPendingAtStart} pending) minus alone, ${storeName(run.store)}`,
+      aim: `<= ${run.aimMs} ms`,
+      result: `${run.p99DifferenceMs >= 0 ? '+' : ''}${run.p99DifferenceMs} ms (p99 ${w.p99Ms} vs ${run.alone.p99Ms} ms)`,
+      met: run.p99DifferenceMs <= run.aimMs,
+    });
+  }
+  const webhooksSkipped = results.webhooks?.result.skipped;
+  if (webhooksSkipped) rows.push({ measure: 'Webhook latency, PostgreSQL', aim: 'reported', result: `skipped: ${webhooksSkipped}` });
   const list = results.list?.result;
   for (const q of list?.queries ?? []) {
     const [small, large] = [list!.sizes[0]!, list!.sizes[list!.sizes.length - 1]!];
@@ -149,6 +163,28 @@ function markdown(results: Results): string {
       '',
     );
     if (pipeline.skipped) out.push(`PostgreSQL skipped: ${pipeline.skipped}.`, '');
+  }
+  const webhooks = results.webhooks?.result;
+  if (webhooks) {
+    out.push('## Webhook latency beside a hanging receiver (SANDBOX_STEP_MS=0, 5 s timeout)', '');
+    const latency = (f: LatencyFigures) => `p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, max ${f.maxMs} ms (${f.events} events)`;
+    out.push(
+      table(
+        ['store', 'fast merchant', 'alone', 'beside the hanging receiver', 'its events pending', 'held by it', 'p99 difference', 'duplicates'],
+        webhooks.runs.map((r) => [
+          r.store,
+          `${r.payouts} payouts at ${r.ratePerSec}/s`,
+          latency(r.alone),
+          latency(r.withHanging),
+          `${r.withHanging.hangingPendingAtStart} → ${r.withHanging.hangingPendingAtEnd}`,
+          String(r.withHanging.hangingHeldMax),
+          `${r.p99DifferenceMs} ms`,
+          String(r.duplicates),
+        ]),
+      ),
+      '',
+    );
+    if (webhooks.skipped) out.push(`PostgreSQL skipped: ${webhooks.skipped}.`, '');
   }
   const list = results.list?.result;
   if (list) {

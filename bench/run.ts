@@ -8,11 +8,13 @@ import { runPipeline } from './pipeline.js';
 import { runPrismCompare } from './prism-compare.js';
 import { readResults, summaryRows, writeResults, type PartName, type PartResults, type Results } from './report.js';
 import { runToolchain } from './toolchain.js';
+import { runWebhookLatency } from './webhook-latency.js';
 
 const parts: { [P in PartName]: () => Promise<PartResults[P]> } = {
   http: runHttpRatios,
   prism: runPrismCompare,
   pipeline: runPipeline,
+  webhooks: runWebhookLatency,
   list: runListScaling,
   toolchain: runToolchain,
 };

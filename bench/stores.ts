@@ -42,3 +42,35 @@ export async function postgresStore(): Promise<BenchStore | { skipped: string }>
   url.pathname = `/${name}`;
   return { kind: 'postgres', url: url.toString(), drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}) };
 }
+
+/** A part's runs, one a store; `skipped` says why PostgreSQL has none. */
+export interface RunsOnEachStore<Run> {
+  runs: Run[];
+  skipped?: string;
+}
+
+/**
+ * A part's runs on each store in turn, the embedded one then PostgreSQL, each fresh and dropped after; each run
+ * is logged as `describe` says. Without a PostgreSQL server the result holds the embedded run and why.
+ */
+export async function onEachStore<Run>(
+  runOn: (store: BenchStore) => Promise<Run>,
+  describe: (run: Run) => string,
+): Promise<RunsOnEachStore<Run>> {
+  const runs: Run[] = [];
+  for (const open of [async () => embeddedStore(), postgresStore]) {
+    const store = await open();
+    if ('skipped' in store) {
+      console.log(`  PostgreSQL skipped: ${store.skipped}`);
+      return { runs, skipped: `PostgreSQL: ${store.skipped}` };
+    }
+    try {
+      const run = await runOn(store);
+      console.log(describe(run));
+      runs.push(run);
+    } finally {
+      await store.drop();
+    }
+  }
+  return { runs };
+}

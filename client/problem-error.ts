@@ -1,22 +1,11 @@
 // Problem responses (RFC 9457) as a typed Error: `unwrap()` turns an openapi-fetch result into its data or
 // throws ApiProblemError carrying the status, the stable type, the detail and the fields at fault.
-export interface ProblemFieldError {
-  detail: string;
-  pointer?: string;
-  parameter?: string;
-  header?: string;
-}
+import type { components } from '../generated/merchant/schema.js';
 
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance?: string;
-  requestId?: string;
-  errors?: ProblemFieldError[];
-  error?: string;
-}
+/** One field at fault, as the contract's ProblemFieldError schema says. */
+export type ProblemFieldError = components['schemas']['ProblemFieldError'];
+/** A problem response body, as the contract's Problem schema says (every group shares it). */
+export type ProblemDetails = components['schemas']['Problem'];
 
 export class ApiProblemError extends Error implements ProblemDetails {
   readonly type: string;
@@ -26,7 +15,7 @@ export class ApiProblemError extends Error implements ProblemDetails {
   readonly instance?: string;
   readonly requestId?: string;
   readonly errors: ProblemFieldError[];
-  readonly error?: string;
+  readonly error?: ProblemDetails['error'];
 
   constructor(problem: ProblemDetails, readonly response?: Response) {
     super(`${problem.status} ${problem.title} ${problem.detail}`);

@@ -1,6 +1,7 @@
 // Standard Webhooks signatures (https://www.standardwebhooks.com): HMAC-SHA256 over
 // `${webhook-id}.${webhook-timestamp}.${body}` with the secret after `whsec_`, base64-decoded.
-// Web Crypto, so it runs in Node 20+, browsers, Deno and workers. The server signs with the same code.
+// Web Crypto, so it runs in Node 20+, browsers, Deno and workers. The server signs with the reference library
+// (standardwebhooks); test/server/webhooks.test.ts verifies its deliveries with this code.
 const encoder = new TextEncoder();
 
 function secretBytes(secret: string): Uint8Array {

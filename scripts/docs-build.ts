@@ -6,7 +6,7 @@ import { loadBundles, repoRoot } from './docs-contract.js';
 import { renderLanding } from './docs-landing.js';
 import { remoteReferences } from './docs-offline.js';
 import { buildReferencePage } from './docs-reference.js';
-import { groups } from './groups.js';
+import { groups } from '../generated/index.js';
 
 export const docsDist = `${repoRoot}docs/dist/`;
 

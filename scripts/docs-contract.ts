@@ -2,7 +2,7 @@
 // examples, limits and events from here, so it cannot drift from the reference pages built from the same files.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { groups, type Group } from './groups.js';
+import { groups, type Group } from '../generated/index.js';
 
 // The bundles are plain JSON; the builder reads them loosely and fails loudly when a fact it needs is missing.
 export type Node = Record<string, any>;

@@ -14,7 +14,7 @@ import {
   renderStatesTable,
   renderWebhooks,
 } from './docs-sections.js';
-import type { Group } from './groups.js';
+import type { Group } from '../generated/index.js';
 
 /** Fills every {{slot}}; a slot without content, or content without a slot, fails the build. */
 export function fillSlots(template: string, slots: Record<string, string>): string {

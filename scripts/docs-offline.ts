@@ -2,7 +2,7 @@
 // from another host when the page opens (scripts, stylesheets, fonts, images, frames, module imports). Links
 // a reader may click (<a href>) and URLs that only appear as text are fine. The browser test checks the rest.
 
-const remote = String.raw`(?:https?:)?//`;
+const remote = '(?:https?:)?//';
 const patterns: { what: string; re: RegExp }[] = [
   { what: 'HTML element loading a remote resource', re: new RegExp(String.raw`<(?:script|img|iframe|frame|source|video|audio|embed|object|track|input)\b[^>]*\s(?:src|srcset|data|poster)\s*=\s*["']?\s*${remote}`, 'gi') },
   { what: '<link> to a remote resource', re: new RegExp(String.raw`<link\b[^>]*\shref\s*=\s*["']?\s*${remote}`, 'gi') },

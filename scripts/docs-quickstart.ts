@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { deref, operationById, parameterExample, repoRoot, requestExample, successExample, type Node, type Operation } from './docs-contract.js';
 import { escapeHtml, inline } from './docs-markdown.js';
-import type { Group } from './groups.js';
+import type { Group } from '../generated/index.js';
 
 interface Step {
   title: string;
@@ -25,7 +25,7 @@ const steps: Step[] = [
   },
   {
     title: 'Create a payee',
-    text: 'An individual needs contact data and an address; a business also needs `taxId` and `phoneNumber`. The answer carries the payee `id` the next calls take.',
+    text: 'An individual needs contact data and an address; a business also needs `taxId` and `phoneNumber`. The answer carries the payee `id` the next calls take, and shows `taxId` only as its last four letters or digits.',
     group: 'merchant',
     operationId: 'createPayee',
   },
@@ -43,7 +43,7 @@ const steps: Step[] = [
   },
   {
     title: 'Create the payout',
-    text: 'Accepted with `202` in state `created`, then processed asynchronously. Without `PayeeAccountId` the payee\'s most recent active account is used. Send an `Idempotency-Key` so a retry after a network error cannot pay twice.',
+    text: 'Accepted with `202` in state `created`, then processed asynchronously. Without `PayeeAccountId` the payee\'s most recent active account in the payout\'s `Currency` is used; a currency the account does not take is refused (422 naming `Currency`), never converted. Send an `Idempotency-Key` so a retry after a network error cannot pay twice.',
     group: 'merchant',
     operationId: 'createPayout',
     headers: { 'Idempotency-Key': '3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10' },

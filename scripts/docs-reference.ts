@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { bundlePath, repoRoot } from './docs-contract.js';
-import type { Group } from './groups.js';
+import type { Group } from '../generated/index.js';
 
 const run = promisify(execFile);
 const template = `${repoRoot}docs/reference/template.hbs`;

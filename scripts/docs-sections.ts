@@ -2,10 +2,12 @@
 // problem catalogue or the sandbox's test accounts, and fails the build when a fact it needs has gone, rather
 // than publishing a page that quietly disagrees with the API.
 import { readFile } from 'node:fs/promises';
-import { problemKinds, problemTypeBase } from '../server/http/problem.js';
+import { generationCacheSeconds } from '../server/auth/client-generations.js';
+import { failedAttemptLimits } from '../server/auth/failed-attempts.js';
+import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
 import { deref, operationsOf, property, repoRoot, requestExample, schema, sentenceContaining, type Node, type Operation } from './docs-contract.js';
 import { escapeHtml, inline, markdownToHtml } from './docs-markdown.js';
-import { groups, type Group } from './groups.js';
+import { groups, type Group } from '../generated/index.js';
 import { mockUrl } from './mock-servers.js';
 import { basePathOf } from './route-table.js';
 
@@ -44,8 +46,8 @@ function serverTemplate(doc: Node, o?: Operation): { url: string; resolved: stri
 /** Every distinct string in a document, for facts stated only in descriptions. */
 function strings(node: unknown, out = new Set<string>()): Set<string> {
   if (typeof node === 'string') out.add(node);
-  else if (Array.isArray(node)) node.forEach((n) => strings(n, out));
-  else if (node && typeof node === 'object') Object.values(node).forEach((n) => strings(n, out));
+  else if (Array.isArray(node)) for (const n of node) strings(n, out);
+  else if (node && typeof node === 'object') for (const n of Object.values(node)) strings(n, out);
   return out;
 }
 
@@ -146,7 +148,7 @@ export function renderErrors(bundles: Record<Group, Node>): string {
   });
   const fieldError = schema(doc, 'ProblemFieldError');
   const fieldErrorRows = Object.keys(fieldError.properties ?? {}).map((p) => [code(p), inline(String(property(doc, 'ProblemFieldError', p).description ?? ''))]);
-  const kinds = Object.entries(problemKinds).map(([kind, { status, title }]) => [code(problemTypeBase + kind), String(status), escapeHtml(title)]);
+  const kinds = Object.entries(problemTypes).map(([kind, { status, title }]) => [code(problemTypeBase + kind), String(status), escapeHtml(title)]);
   const badRequest = deref(doc, doc.components?.responses?.BadRequest);
   const example = Object.values<Node>(badRequest?.content?.['application/problem+json']?.examples ?? {})[0];
   if (!example) throw new Error('the BadRequest response has no example');
@@ -157,7 +159,16 @@ ${table(['Field', 'Present', 'Meaning'], fields)}
 ${table(['Field', 'Meaning'], fieldErrorRows)}
 <h3>Problem types</h3>
 <p>The <code>type</code> values the service answers with; the last segment is the kind (<code>ApiProblemError.kind</code> in the client).</p>
-${table(['type', 'Status', 'Title'], kinds)}`;
+${table(['type', 'Status', 'Title'], kinds)}
+<h3>What is refused before anything is written</h3>
+<p>Every request is checked in full before its operation runs, and a refused request changes nothing. A 400
+<code>validation-error</code> names each field at fault once: values that break their <code>format</code> (a
+<code>date</code> of <code>2023-02-30</code>, an email <code>a..b@example.com</code>, an hour 25), text holding a lone
+UTF-16 surrogate (<code>"\\ud83d"</code>, which no store can keep), path and query numbers not written in decimal
+digits (<code>1e400</code>, <code>0x10</code>), and a missing or empty body where one is required (at <code>#</code>).
+Query values may carry reserved characters as <code>URLSearchParams</code> sends them (<code>+</code> for a space).
+A body that is not JSON gets 415; another method on a known path gets 405 with <code>Allow</code>; headers over 16 KiB
+get 431; <code>HEAD</code> works wherever <code>GET</code> does.</p>`;
 }
 
 export function renderAuth(bundles: Record<Group, Node>): string {
@@ -181,7 +192,9 @@ export function renderAuth(bundles: Record<Group, Node>): string {
 ${table(['Field', 'Meaning'], tokenRows)}
 <h3>A partner token</h3>
 ${pre(`curl -X POST "$SANDBOX_URL${partnerToken.path}" \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(partnerBody, null, 2)}'`, 'sh')}
-<p>Failed token requests answer 401 with <code>"error": "invalid_client"</code>, never saying whether the id or the secret was wrong, and repeated failures are rate limited (429).</p>`;
+<p>Failed token requests answer 401 with <code>"error": "invalid_client"</code>, never saying whether the id or the secret was wrong. Within ${failedAttemptLimits.windowMs / 60_000} minutes, ${failedAttemptLimits.perClientAndAddress} failures for one Client ID from one address, or ${failedAttemptLimits.perAddress} from one address across clients, are followed by 429 with <code>Retry-After</code> there, even for the right secret. Never for a Client ID alone: the right secret from another address always gets a token.</p>
+<h3>Sending the token</h3>
+<p>Send <code>Authorization: Bearer &lt;token&gt;</code>; the scheme is case-insensitive (<code>bearer</code> works). Without a token the answer is 401 with <code>WWW-Authenticate: Bearer realm="payouts"</code>. A token that cannot be used answers 401 with <code>"error": "invalid_token"</code>, a <code>detail</code> saying whether it is not valid, expired or revoked, and the same in the challenge's <code>error_description</code>: request a new token then. Rotating a Client Secret (<code>npm run admin -- rotate-secret</code>) ends the tokens issued under the old one within ${generationCacheSeconds} seconds on every instance.</p>`;
 }
 
 function bounds(p: Node): string {
@@ -257,7 +270,7 @@ interface SandboxAccounts {
 }
 
 export async function renderSandbox(): Promise<string> {
-  const accounts = JSON.parse(await readFile(`${repoRoot}server/payouts/sandbox-test-accounts.json`, 'utf8')) as SandboxAccounts;
+  const accounts = JSON.parse(await readFile(`${repoRoot}server/rails/sandbox-test-accounts.json`, 'utf8')) as SandboxAccounts;
   const exampleFor = (reason: string) => accounts.examples[reason];
   const rows = accounts.outcomes.map((o) => [
     code(`…${o.endsWith}`),

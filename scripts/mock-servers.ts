@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { groups as allGroups, type Group } from './groups.js';
+import { groups as allGroups, type Group } from '../generated/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const prismBin = `${root}node_modules/.bin/prism`;
@@ -13,7 +13,7 @@ export const mockHost = '127.0.0.1';
 export const defaultPortBase = 4010;
 
 export interface MockOptions {
-  /** Group i listens on portBase + i (its index in scripts/groups.ts). Default 4010. */
+  /** Group i listens on portBase + i (its index in generated/index.ts). Default 4010. */
   portBase?: number;
   /** Responses generated from the schemas (`prism mock -d`) instead of the documents' examples. */
   dynamic?: boolean;
@@ -32,7 +32,7 @@ export interface RunningMocks {
   stop(): Promise<void>;
 }
 
-/** The port of a group's mock: portBase plus the group's index in scripts/groups.ts. */
+/** The port of a group's mock: portBase plus the group's index in generated/index.ts. */
 export function mockPort(group: Group, portBase = defaultPortBase): number {
   return portBase + allGroups.indexOf(group);
 }

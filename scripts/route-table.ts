@@ -1,15 +1,12 @@
-// Derives a group's route table from its bundled document: one entry per operation (webhooks excluded),
-// with the Express path, where it is mounted and whether it needs a token. The server mounts exactly these
-// routes and the tests compare them with the documents.
-import type { Group } from './groups.js';
+// The sources of generated/'s TypeScript beside each group's types: its route table (one entry per operation,
+// webhooks excluded, with the Express path and where it is mounted: the server mounts exactly these routes and
+// the tests compare them with the documents), the index of groups and tables, and the problem catalogue.
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 interface Operation {
   operationId?: string;
-  security?: unknown[];
   servers?: unknown[];
-  responses?: Record<string, unknown>;
 }
 export interface OpenApiDocument {
   servers?: { url: string; variables?: Record<string, { default: string }> }[];
@@ -18,16 +15,18 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/** The one declaration of a route entry, written into generated/index.ts. */
+const routeEntryType = `/** One operation as the server mounts it. */
 export interface RouteEntry {
-  operationId: string;
-  method: (typeof methods)[number];
-  path: string;
-  expressPath: string;
-  /** True for operations with their own `servers` (the token issuer): served at the origin, not under basePath. */
-  atOrigin: boolean;
-  secured: boolean;
-  successStatuses: number[];
-}
+  readonly operationId: string;
+  readonly method: ${methods.map((m) => `'${m}'`).join(' | ')};
+  /** The documented path (\`/v1/payees/{id}\`). */
+  readonly path: string;
+  /** The same path as Express writes it (\`/v1/payees/:id\`). */
+  readonly expressPath: string;
+  /** True for operations with their own \`servers\` (the token issuer): served at the origin, not under basePath. */
+  readonly atOrigin: boolean;
+}`;
 
 /** The path part of servers[0] with its variables at their defaults (`{sandbox_url}/payouts` → `/payouts`). */
 export function basePathOf(doc: OpenApiDocument): string {
@@ -37,8 +36,8 @@ export function basePathOf(doc: OpenApiDocument): string {
   return new URL(url, 'https://placeholder.invalid').pathname.replace(/\/$/, '');
 }
 
-export function routesOf(doc: OpenApiDocument): RouteEntry[] {
-  const routes: RouteEntry[] = [];
+function routesOf(doc: OpenApiDocument) {
+  const routes: { operationId: string; method: string; path: string; expressPath: string; atOrigin: boolean }[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of methods) {
       const op = item[method];
@@ -50,19 +49,17 @@ export function routesOf(doc: OpenApiDocument): RouteEntry[] {
         path,
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         atOrigin: Array.isArray(op.servers) && op.servers.length > 0,
-        secured: (op.security ?? doc.security ?? []).length > 0,
-        successStatuses: Object.keys(op.responses ?? {})
-          .filter((s) => /^2\d\d$/.test(s))
-          .map(Number),
       });
     }
   }
   return routes;
 }
 
-export function routeTableSource(group: Group, doc: OpenApiDocument, stamp: string): string {
+export function routeTableSource(group: string, doc: OpenApiDocument, stamp: string): string {
   const routes = routesOf(doc);
   return `// ${stamp}
+
+import type { RouteEntry } from '../index.js';
 
 /** The API group this table belongs to. */
 export const group = ${JSON.stringify(group)} as const;
@@ -71,8 +68,45 @@ export const group = ${JSON.stringify(group)} as const;
 export const basePath = ${JSON.stringify(basePathOf(doc))} as const;
 
 /** Every operation of the document (webhooks excluded), as the server mounts it. */
-export const routes = ${JSON.stringify(routes, null, 2)} as const;
+export const routes = ${JSON.stringify(routes, null, 2)} as const satisfies readonly RouteEntry[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
+`;
+}
+
+const camel = (group: string) => group.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** generated/index.ts: the groups in their canonical order, the route-entry type and every group's table. */
+export function indexSource(groups: readonly string[], stamp: string): string {
+  return `// ${stamp}
+
+${groups.map((g) => `import * as ${camel(g)} from './${g}/routes.js';`).join('\n')}
+
+/** The API groups, in the order redocly.yaml lists them: the one list every loop over groups derives from. */
+export const groups = ${JSON.stringify(groups)} as const;
+export type Group = (typeof groups)[number];
+
+${routeEntryType}
+
+/** Every group's route table: its base path and routes. */
+export const routeTables = { ${groups.map(camel).join(', ')} } as const satisfies Record<Group, { basePath: string; routes: readonly RouteEntry[] }>;
+`;
+}
+
+/** generated/problem-types.ts: the problem kinds the contract's Problem schema lists, with status and title. */
+export function problemTypesSource(doc: OpenApiDocument, stamp: string): string {
+  const type = (doc.components as { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> })?.schemas?.Problem?.properties?.type;
+  const base = type?.['x-problem-type-base'];
+  const kinds = type?.['x-problem-types'];
+  if (typeof base !== 'string' || !kinds || typeof kinds !== 'object') throw new Error('Problem.type carries no x-problem-type-base and x-problem-types');
+  return `// ${stamp}
+
+/** Every problem's \`type\` is this base and its kind. */
+export const problemTypeBase = ${JSON.stringify(base)} as const;
+
+/** The problem kinds, each with its status and title (the same for every occurrence). */
+export const problemTypes = ${JSON.stringify(kinds, null, 2)} as const;
+
+export type ProblemKind = keyof typeof problemTypes;
 `;
 }

@@ -1,13 +1,16 @@
 // The HTTP service: every group on one origin at the seed's path prefixes, the token issuer at
 // /oauth/token (through group A's router), /health, and the built docs at /docs.
 import { existsSync } from 'node:fs';
-import express, { type Express } from 'express';
+import type { ServerResponse } from 'node:http';
+import express, { type Express, type Response } from 'express';
 import { subjectOf } from './auth/principal.js';
 import type { Config } from './config.js';
 import { groupMounts } from './groups/registry.js';
+import { allowedMethods } from './http/allowed-methods.js';
 import { notFound, problemHandler } from './http/errors.js';
 import { mountGroup } from './http/mount-group.js';
 import { rateLimit } from './http/rate-limit.js';
+import './http/locals.js';
 import { requestId } from './http/request-id.js';
 import type { Services } from './services.js';
 
@@ -20,9 +23,10 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
+    const method = req.method;
     res.on('finish', () => {
       services.log.info(
-        { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        { requestId: res.locals.requestId, method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
         'request',
       );
     });
@@ -40,18 +44,53 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     res.status(204).end();
   });
 
+  // HEAD is GET without the body (RFC 9110, section 9.3.2): from here on it is handled as the GET it mirrors,
+  // checked and authorised the same way. Node already knows the request was HEAD and sends no body.
+  app.use((req, _res, next) => {
+    if (req.method === 'HEAD') req.method = 'GET';
+    next();
+  });
+
+  if (existsSync(config.docsDir)) app.use('/docs', express.static(config.docsDir, { index: 'index.html', fallthrough: true }));
+
+  // Every other answer is private to its caller (personal data, account details, tokens, problems that name
+  // them): no browser, proxy or CDN may keep a copy. Set before any operation or refusal can answer; the docs'
+  // files above are public and keep their own caching.
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  if (existsSync(config.docsDir)) app.use('/docs', express.static(config.docsDir, { index: 'index.html', fallthrough: true }));
 
-  const callerOf = (authorization: string) => services.tokens.verify(authorization).then(subjectOf, () => undefined);
-  app.use(rateLimit(config.rateLimitPerMinute, callerOf));
-  app.use(express.json({ limit: '1mb' }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
-  for (const mount of groupMounts(services, config.validateResponses)) mountGroup(app, mount);
+  // The bearer token is verified once per request: the rate limit counts by the caller it names, and the
+  // operation's security handler (groups/registry.ts) takes the same verification.
+  app.use((req, res, next) => {
+    if (req.headers.authorization !== undefined) {
+      const principal = services.tokens.verify(req.headers.authorization);
+      principal.catch(() => {}); // a bad token is answered by the security handler, not here
+      res.locals.principal = principal;
+    }
+    next();
+  });
+  app.use(rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined)));
+  // A zero-length body is no body. Body parsing would hand it on as `{}`, so an operation whose body is
+  // required would take "nothing" as "an empty object"; marked here, it reaches validation as absent.
+  const markEmpty = (_req: unknown, res: ServerResponse, buf: Buffer) => {
+    if (buf.length === 0) (res as Response).locals.emptyBody = true;
+  };
+  app.use(express.json({ limit: '1mb', verify: markEmpty }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: markEmpty }));
+  app.use((req, res, next) => {
+    if (res.locals.emptyBody === true) req.body = undefined;
+    next();
+  });
+  const mounts = groupMounts(services, config.validateResponses);
+  for (const mount of mounts) mountGroup(app, mount);
 
-  app.use(notFound);
+  app.use(notFound(allowedMethods(mounts)));
   app.use(problemHandler((entry, message) => services.log.error(entry, message)));
   return app;
 }

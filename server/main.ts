@@ -1,8 +1,10 @@
 // `npm start`: opens the store (migrating it), starts the payout engine and webhook dispatcher, and serves
 // the API. Stops cleanly on SIGINT and SIGTERM; payouts in flight resume at the next start.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
+import { listen } from './http/listen.js';
 import { createLogger } from './log.js';
 import { createServices, workersOf } from './services.js';
 import { isPostgresUrl, openStore } from './store/database.js';
@@ -12,14 +14,23 @@ const log = createLogger(config.logLevel);
 const store = await openStore(config.databaseUrl);
 const services = await createServices(store, config, log);
 const app = createApp(services, config);
-if (config.runWorkers) for (const worker of workersOf(services)) worker.start();
 
-const server = app.listen(config.port, config.host, () => {
-  const { port } = server.address() as AddressInfo;
-  const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
-  log.info({ port, store: store.dialect }, 'listening');
-  console.log(`Payout service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (store: ${where})`);
-});
+let server: Server;
+try {
+  server = await listen(app, config.port, config.host);
+} catch (err) {
+  // One line a person can act on, not a stack trace: which address, and why it could not be used.
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  const why = code === 'EADDRINUSE' ? 'the port is already in use; stop what holds it or set PORT' : (err as Error).message;
+  console.error(`Cannot listen on ${config.host}:${config.port} (${code}): ${why}.`);
+  await store.close();
+  process.exit(1);
+}
+if (config.runWorkers) for (const worker of workersOf(services)) worker.start();
+const { port } = server.address() as AddressInfo;
+const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
+log.info({ port, store: store.dialect }, 'listening');
+console.log(`Payout service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (store: ${where})`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

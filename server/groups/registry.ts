@@ -2,16 +2,12 @@
 // table, handlers and security. C and E share POST /finance/v1/payment_request: the first mounted answers.
 import { readFileSync } from 'node:fs';
 import type { Request } from 'express';
-import * as merchantRoutes from '../../generated/merchant/routes.js';
-import * as platformRoutes from '../../generated/platform/routes.js';
-import * as bankingRoutes from '../../generated/banking/routes.js';
-import * as partnerRoutes from '../../generated/partner/routes.js';
-import * as counterpartyRoutes from '../../generated/counterparty/routes.js';
-import type { Group } from '../../scripts/groups.js';
+import { routeTables, type Group } from '../../generated/index.js';
 import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
-import { Problem } from '../http/problem.js';
-import { contextOf, type RequestContext } from '../http/request-context.js';
+import { Problem } from '../problems.js';
+import type { RequestContext } from '../auth/principal.js';
+import { contextOf } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { merchantHandlers } from './merchant/handlers.js';
 import { platformHandlers } from './platform/handlers.js';
@@ -28,12 +24,12 @@ type Authenticate = (req: Request) => Promise<RequestContext>;
 function authenticators(s: Services): { merchant: Authenticate; partner: Authenticate } {
   return {
     merchant: async (req) => {
-      const principal = await s.tokens.verify(req.headers.authorization);
+      const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
       if (principal.kind !== 'merchant') throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
       return contextOf(req, principal);
     },
     partner: async (req) => {
-      const principal = await s.tokens.verify(req.headers.authorization);
+      const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
       if (principal.kind !== 'partner') throw new Problem('forbidden', 'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.');
       return contextOf(req, principal);
     },
@@ -47,20 +43,21 @@ export function groupMounts(s: Services, validateResponses: boolean): (GroupMoun
   const anonymous = (req: Request) => contextOf(req);
   // Mounting order: the first group that documents a path answers it (C before E for payment_request).
   const table = [
-    ['merchant', merchantRoutes, merchantHandlers(s), { MerchantOAuth: auth.merchant }],
-    ['platform', platformRoutes, platformHandlers(s), { MerchantOAuth: auth.merchant }],
-    ['banking', bankingRoutes, bankingHandlers(s), { BankingJWT: auth.merchant }],
-    ['partner', partnerRoutes, partnerHandlers(s), { PartnerJWT: auth.partner }],
-    ['counterparty', counterpartyRoutes, counterpartyHandlers(s), { PartnerJWT: auth.partner }],
+    ['merchant', merchantHandlers(s), { MerchantOAuth: auth.merchant }],
+    ['platform', platformHandlers(s), { MerchantOAuth: auth.merchant }],
+    ['banking', bankingHandlers(s), { BankingJWT: auth.merchant }],
+    ['partner', partnerHandlers(s), { PartnerJWT: auth.partner }],
+    ['counterparty', counterpartyHandlers(s), { PartnerJWT: auth.partner }],
   ] as const;
-  return table.map(([group, routeTable, handlers, security]) => ({
+  return table.map(([group, handlers, security]) => ({
     group,
     document: loadDocument(group),
-    basePath: routeTable.basePath,
-    routes: routeTable.routes,
+    basePath: routeTables[group].basePath,
+    routes: routeTables[group].routes,
     handlers: handlers as unknown as Handlers,
     security,
     anonymous,
     validateResponses,
+    onContractViolation: (violation) => s.log.error({ violation }, 'response violates the contract'),
   }));
 }

@@ -1,7 +1,9 @@
 // Turns every failure into an RFC 9457 problem response: thrown Problems, express-openapi-validator errors
 // (with the fields at fault), body-parser errors, and anything unexpected (500, logged, no stack trace out).
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { Problem, type FieldError } from './problem.js';
+import { missingToken } from '../auth/bearer-header.js';
+import { Problem, missingBody, type FieldError } from '../problems.js';
+import './locals.js';
 import { requestIdOf } from './request-id.js';
 
 interface ValidatorError {
@@ -11,9 +13,6 @@ interface ValidatorError {
   type?: string;
   headers?: Record<string, string>;
 }
-
-/** Problems raised inside a security handler, which express-openapi-validator re-wraps; kept to answer with. */
-export const authProblems = new WeakMap<Request, Problem>();
 
 /** `/body/address/city` → pointer `#/address/city`; `/query/PageSize` → parameter; `/headers/x` → header.
  * Names and messages can echo what the caller sent (an unknown parameter's name); they are cut to what the
@@ -36,29 +35,48 @@ function instanceOf(path: string): string {
   return encoded.length <= 2048 ? encoded : encoded.slice(0, 2048).replace(/%[0-9A-Fa-f]?$/, '');
 }
 
+/** Ajv can report one field more than once (a failed if/then names it again): the first report stands. */
+function onePerField(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = e.pointer !== undefined ? `p${e.pointer}` : e.parameter !== undefined ? `q${e.parameter}` : `h${e.header}`;
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+type OpenApiRequest = Request & { openapi?: { schema?: { requestBody?: { content?: Record<string, unknown> } } } };
+
+/** Whether the request carried a body: a length above zero, or a chunked one that body parsing found non-empty. */
+const hasBody = (req: Request): boolean =>
+  req.body !== undefined || (req.headers['transfer-encoding'] !== undefined && req.res?.locals.emptyBody !== true) || Number(req.headers['content-length'] ?? 0) > 0;
+
 function fromValidator(err: ValidatorError, req: Request): Problem {
   switch (err.status) {
     case 400: {
       // Ajv reports a failed if/then both as the missing fields and as 'must match "then" schema'; the first is enough.
-      const errors = (err.errors ?? [])
-        .filter((e) => !/^must match "(then|else)" schema$/.test(e.message ?? ''))
-        .map((e) => fieldOf(e.path ?? '', e.message ?? 'is not valid'));
+      const errors = onePerField(
+        (err.errors ?? [])
+          .filter((e) => !/^must match "(then|else)" schema$/.test(e.message ?? ''))
+          .map((e) => (/required property 'body'/.test(e.message ?? '') ? missingBody : fieldOf(e.path ?? '', e.message ?? 'is not valid'))),
+      );
       const n = errors.length;
       return new Problem('validation-error', `The request has ${n} invalid field${n === 1 ? '' : 's'}.`, { errors });
     }
     case 401:
-      return new Problem('unauthorized', 'Send an access token in the Authorization header as \'Bearer <token>\'.', {
-        error: 'invalid_token',
-        headers: { 'WWW-Authenticate': 'Bearer realm="payouts"' },
-      });
+      return missingToken();
     case 404:
       return new Problem('not-found', `No operation at ${req.method} ${req.path}.`);
     case 405:
       return new Problem('method-not-allowed', `${req.path} does not support ${req.method}.`);
     case 413:
       return new Problem('payload-too-large', 'Request bodies are limited to 1048576 bytes.');
-    case 415:
-      return new Problem('unsupported-media-type', `${req.headers['content-type'] ?? 'No content type'} is not accepted here; send application/json.`);
+    case 415: {
+      // Without any body the fault is the missing body, not its type.
+      if (!hasBody(req)) return new Problem('validation-error', 'The request has 1 invalid field.', { errors: [missingBody] });
+      const accepted = Object.keys((req as OpenApiRequest).openapi?.schema?.requestBody?.content ?? { 'application/json': 0 }).join(' or ');
+      const sent = req.headers['content-type'] ? `${req.headers['content-type'].slice(0, 100)} is` : 'A body without a Content-Type is';
+      return new Problem('unsupported-media-type', `${sent} not accepted here; send the body as ${accepted}.`);
+    }
     default:
       return new Problem('internal-error', 'The failure was logged with this request\'s id.');
   }
@@ -74,18 +92,23 @@ export function sendProblem(res: Response, req: Request, problem: Problem): void
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
 }
 
-export const notFound: RequestHandler = (req, res) => {
-  sendProblem(res, req, new Problem('not-found', `No operation at ${req.method} ${req.path}.`));
-};
+/** The last handler: 405 with `Allow` for a path some operation serves with other methods, else 404. */
+export function notFound(methodsAt: (path: string) => readonly string[] = () => []): RequestHandler {
+  return (req, res) => {
+    const allowed = methodsAt(req.path);
+    if (allowed.length === 0) return sendProblem(res, req, new Problem('not-found', `No operation at ${req.method} ${req.path}.`));
+    sendProblem(res, req, new Problem('method-not-allowed', `${req.path} answers ${allowed.join(', ')}, not ${req.method}.`, { headers: { Allow: allowed.join(', ') } }));
+  };
+}
 
 export function problemHandler(log: (entry: Record<string, unknown>, message: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const e = err as ValidatorError & Error;
     let problem: Problem;
     if (err instanceof Problem) problem = err;
-    else if (authProblems.has(req)) problem = authProblems.get(req)!;
+    else if (res.locals.authProblem) problem = res.locals.authProblem;
     else if (e?.type === 'entity.parse.failed') problem = new Problem('malformed-json', 'The request body could not be parsed as JSON.');
-    else if (e?.type === 'entity.too.large') problem = new Problem('payload-too-large', 'Request bodies are limited to 1048576 bytes.');
+    else if (e?.type === 'entity.too.large') problem = new Problem('payload-too-large', `Request bodies here are limited to ${(e as { limit?: number }).limit ?? 1048576} bytes.`);
     else if (typeof e?.status === 'number' && e.status < 500) problem = fromValidator(e, req);
     else problem = new Problem('internal-error', 'The failure was logged with this request\'s id.');
     if (problem.status >= 500) log({ err: { message: e?.message, stack: e?.stack, errors: e?.errors }, path: req.path }, 'request failed');

@@ -5,19 +5,13 @@
 // (ignoreUndocumented), so all groups share one origin and the first that documents a path answers it.
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { authProblems } from './errors.js';
+import type { RouteEntry } from '../../generated/index.js';
+import './locals.js';
+import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
-import { Problem } from './problem.js';
+import { Problem, type FieldError } from '../problems.js';
 import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
-
-export interface RouteEntry {
-  readonly operationId: string;
-  readonly method: 'get' | 'put' | 'post' | 'delete' | 'patch';
-  readonly path: string;
-  readonly expressPath: string;
-  readonly atOrigin: boolean;
-  readonly secured: boolean;
-}
+import { illFormedBodyStrings, illFormedQueryStrings } from './well-formed-text.js';
 
 export interface GroupMount<Ctx> {
   /** The bundled document (generated/<group>/openapi.json). */
@@ -32,9 +26,19 @@ export interface GroupMount<Ctx> {
   anonymous: (req: Request) => Ctx;
   /** Validate responses against the document too (on in development and tests). */
   validateResponses: boolean;
+  /** Told of a write's response that breaks the contract; the response is sent all the same (see below). */
+  onContractViolation?: (violation: ContractViolation) => void;
 }
 
-const contexts = new WeakMap<Request, unknown>();
+export interface ContractViolation {
+  method: string;
+  path: string;
+  status: number;
+  errors: unknown;
+}
+
+/** Reads change nothing, so a read whose response breaks the contract can fail; a write has committed. */
+const changesNothing = (method: string) => method === 'GET' || method === 'HEAD';
 
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   cacheValidatorRouteMatchers();
@@ -50,10 +54,10 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
       scheme,
       async (req: Request) => {
         try {
-          contexts.set(req, await authenticate(req));
+          req.res!.locals.context = await authenticate(req);
           return true;
         } catch (err) {
-          if (err instanceof Problem) authProblems.set(req, err);
+          if (err instanceof Problem) req.res!.locals.authProblem = err;
           throw err;
         }
       },
@@ -65,15 +69,28 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
     OpenApiValidator.middleware({
       apiSpec: structuredClone(mount.document) as never,
       validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
-      validateResponses: mount.validateResponses ? { allErrors: true } : false,
+      // A response that breaks its schema is our defect. After a read it answers 500 (nothing changed). After a
+      // write it is sent as produced and reported: the change is committed, and a 500 would invite a retry
+      // that pays twice.
+      validateResponses: mount.validateResponses
+        ? {
+            allErrors: true,
+            onError: (err: { errors?: unknown }, _body: unknown, req: Request) => {
+              if (changesNothing(req.method)) throw err;
+              mount.onContractViolation?.({ method: req.method, path: req.originalUrl, status: req.res?.statusCode ?? 0, errors: err.errors });
+            },
+          }
+        : false,
       validateSecurity: { handlers: security },
       ignoreUndocumented: true,
+      // 'full': 2023-02-30, a..b@example.com and hour 25 are refused, not only malformed shapes.
       validateFormats: true,
+      ajvFormats: { mode: 'full' },
     }),
   );
   for (const route of routes) {
     const handler = mount.handlers[route.operationId] as OperationHandler<never, Ctx>;
-    const numericParams = numericPathParams(mount.document, route);
+    const rules = inputRules(mount.document, route.path, route.method);
     const path = (route.atOrigin ? '' : mount.basePath) + route.expressPath;
     const documented = (route.atOrigin ? '' : mount.basePath) + route.path;
     const run: RequestHandler = async (req, res, next) => {
@@ -81,9 +98,12 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
       // reaches the handler. Express alone would also send HEAD to a GET handler, and GET /v1/payees/list to
       // GET /v1/payees/{id}, which the validator ignores as undocumented: neither would be checked at all.
       if (req.method !== route.method.toUpperCase() || (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute !== documented) return next();
-      const context = (contexts.get(req) as Ctx | undefined) ?? mount.anonymous(req);
+      // What the validator does not hold: numbers spelled other than in decimal, a missing body, lone surrogates.
+      const faults = [...inputFaults(req, rules), ...illFormedQueryStrings(req.query), ...illFormedBodyStrings(req.body)];
+      if (faults.length > 0) throw invalidRequest(faults);
+      const context = (res.locals.context as Ctx | undefined) ?? mount.anonymous(req);
       const result = (await handler({
-        params: coerce(req.params, numericParams) as never,
+        params: ((req as { openapi?: { pathParams?: object } }).openapi?.pathParams ?? {}) as never,
         query: req.query as never,
         body: req.body as never,
         headers: req.headers as Record<string, string | undefined>,
@@ -107,32 +127,6 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   });
 }
 
-type Json = Record<string, unknown>;
-const deref = (doc: Json, node: unknown): Json => {
-  let n = node as Json;
-  while (n && typeof n.$ref === 'string') {
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((o, k) => (o as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as Json;
-  }
-  return n;
-};
-
-/** Names of the route's path parameters whose schema is an integer or number: Express hands them over as strings. */
-function numericPathParams(document: object, route: RouteEntry): string[] {
-  const doc = document as Json;
-  const item = deref(doc, (doc.paths as Json)[route.path]);
-  const op = deref(doc, item[route.method]);
-  const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref(doc, p));
-  return params
-    .filter((p) => p.in === 'path' && ['integer', 'number'].includes(String(deref(doc, p.schema).type)))
-    .map((p) => String(p.name));
-}
-
-function coerce(params: Record<string, string | string[]>, numeric: string[]): Record<string, string | string[] | number> {
-  if (numeric.length === 0) return params;
-  const out: Record<string, string | string[] | number> = { ...params };
-  for (const name of numeric) if (name in out) out[name] = Number(out[name]);
-  return out;
+function invalidRequest(errors: FieldError[]): Problem {
+  return new Problem('validation-error', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, { errors });
 }

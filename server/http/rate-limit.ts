@@ -3,19 +3,18 @@
 // names (so asking for more tokens buys no more requests), or per client address for a request without a
 // token that verifies. Every response carries the RateLimit-* headers; past the limit, a 429 problem with
 // Retry-After.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { sendProblem } from './errors.js';
-import { Problem } from './problem.js';
+import { Problem } from '../problems.js';
 
-/** Who a valid Authorization header speaks for (`merchant:42`), or undefined when it does not verify. */
-export type CallerOf = (authorization: string) => Promise<string | undefined>;
+/** Who the request's valid token speaks for (`merchant:42`), or undefined when it has none that verifies. */
+export type CallerOf = (req: Request, res: Response) => Promise<string | undefined>;
 
 export function rateLimit(perMinute: number, callerOf: CallerOf = async () => undefined, now: () => number = Date.now): RequestHandler {
   const windows = new Map<string, { start: number; used: number }>();
   let lastSweep = now();
   return async (req, res, next) => {
-    const auth = req.headers.authorization;
-    const caller = auth ? await callerOf(auth) : undefined;
+    const caller = await callerOf(req, res);
     const t = now();
     if (t - lastSweep >= 60_000) {
       // Closed windows are dropped once a minute, so the map holds only callers of the last minute.

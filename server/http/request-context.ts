@@ -1,13 +1,8 @@
-// What every handler knows about its request besides the operation's own inputs.
+// What every handler knows about its request besides the operation's own inputs (auth/principal.ts's
+// RequestContext), built from the Express request, and the caller kinds an operation requires.
 import type { Request } from 'express';
-import type { Principal } from '../auth/principal.js';
-import { Problem } from './problem.js';
-
-export interface RequestContext {
-  principal: Principal | undefined;
-  ip: string;
-  requestId: string;
-}
+import type { Principal, RequestContext } from '../auth/principal.js';
+import { Problem } from '../problems.js';
 
 export const contextOf = (req: Request, principal?: Principal): RequestContext => ({
   principal,

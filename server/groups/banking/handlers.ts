@@ -6,7 +6,8 @@ import type { OperationId } from '../../../generated/banking/routes.js';
 import type { operations } from '../../../generated/banking/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import { merchantOf, type RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../auth/principal.js';
+import { merchantOf } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 import type { StoredResponse } from '../../store/idempotency.js';
 

@@ -4,7 +4,8 @@ import type { OperationId } from '../../../generated/counterparty/routes.js';
 import type { operations } from '../../../generated/counterparty/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import { partnerOf, type RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../auth/principal.js';
+import { partnerOf } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 import { partnerHandlers } from '../partner/handlers.js';
 
@@ -15,6 +16,6 @@ export function counterpartyHandlers(s: Services): CounterpartyHandlers {
     generateCounterpartyToken: ({ body, context }) => issueTokenFor(s, 'partner', body.clientId, body.clientSecret, context),
     createCounterparty: async ({ body, context }) => ({ status: 201, body: await s.recipients.createCounterparty(partnerOf(context), body) }),
     createPaymentRequest: partnerHandlers(s).createPaymentRequest,
-    searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body) }),
+    searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body ?? {}) }),
   };
 }

@@ -4,7 +4,8 @@ import type { OperationId } from '../../../generated/merchant/routes.js';
 import type { operations } from '../../../generated/merchant/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import { merchantOf, type RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../auth/principal.js';
+import { merchantOf } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 
 export type MerchantHandlers = GroupHandlers<operations, OperationId, RequestContext>;
@@ -19,7 +20,7 @@ export function merchantHandlers(s: Services): MerchantHandlers {
     },
     getPayee: async ({ params, context }) => ({ status: 200, body: await s.payees.get(merchantOf(context), params.id) }),
     updatePayee: async ({ params, body, context }) => ({ status: 200, body: await s.payees.update(merchantOf(context), params.id, body) }),
-    listPayees: async ({ body, context }) => ({ status: 200, body: await s.payees.list(merchantOf(context), body) }),
+    listPayees: async ({ body, context }) => ({ status: 200, body: await s.payees.list(merchantOf(context), body ?? {}) }),
 
     createPayeeAccount: async ({ params, body, context }) => {
       const id = await s.accounts.create(merchantOf(context), params.id, body);

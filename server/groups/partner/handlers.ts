@@ -4,7 +4,8 @@ import type { OperationId } from '../../../generated/partner/routes.js';
 import type { operations } from '../../../generated/partner/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import { partnerOf, type RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../auth/principal.js';
+import { partnerOf } from '../../http/request-context.js';
 import { linkedMerchants } from '../../partners/merchant-links.js';
 import { requireOwnPartnerId } from '../../partners/partner-scope.js';
 import type { Services } from '../../services.js';
@@ -29,6 +30,6 @@ export function partnerHandlers(s: Services): PartnerHandlers {
     },
     listRecipients: async ({ query, context }) => ({ status: 200, body: await s.recipients.list(partnerOf(context), query) }),
     createPaymentRequest: async ({ body, context }) => s.payments.create(partnerOf(context), body, context),
-    searchPartnerTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.searchForPartner(partnerOf(context), body) }),
+    searchPartnerTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.searchForPartner(partnerOf(context), body ?? {}) }),
   };
 }

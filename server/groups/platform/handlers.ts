@@ -4,7 +4,8 @@ import type { OperationId } from '../../../generated/platform/routes.js';
 import type { operations } from '../../../generated/platform/schema.js';
 import { calculateFee } from '../../fees/fee-calculator.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import { merchantOf, type RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../auth/principal.js';
+import { merchantOf } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 import { merchantHandlers } from '../merchant/handlers.js';
 

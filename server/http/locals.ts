@@ -1,0 +1,22 @@
+// What one request carries from middleware to middleware, typed: Express's `res.locals`, never module-level maps.
+import type { Principal } from '../auth/principal.js';
+import type { Problem } from '../problems.js';
+
+declare global {
+  // Express declares `res.locals` as `Express.Locals`; this is how its fields are typed.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The request's id, echoed or assigned (request-id.ts). */
+      requestId?: string;
+      /** The Authorization header's token, verified once for the rate limit and the security handler alike. */
+      principal?: Promise<Principal>;
+      /** The caller's context, resolved by the operation's security handler. */
+      context?: unknown;
+      /** A problem a security handler raised, which express-openapi-validator re-wraps; answered as is. */
+      authProblem?: Problem;
+      /** The request came with a zero-length body, which is no body (app.ts). */
+      emptyBody?: boolean;
+    }
+  }
+}

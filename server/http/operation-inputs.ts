@@ -1,0 +1,69 @@
+// Two rules of an operation's inputs that express-openapi-validator does not hold, read once per route from
+// the bundled document and checked before the handler runs:
+// - integer and number parameters (path and query) are written in plain decimal digits. The validator's type
+//   coercion reads a parameter as JavaScript's `+value` does, so `1e400` became Infinity (which skips every
+//   bound, then failed in the store), `0x10` became 16 and ` 7` became 7;
+// - a body the operation requires is present. The validator infers that from the body schema listing required
+//   properties, so an operation whose fields are all optional took no body at all.
+import type { Request } from 'express';
+import { missingBody, type FieldError } from '../problems.js';
+
+type Json = Record<string, unknown>;
+
+interface NumericParameter {
+  name: string;
+  in: 'path' | 'query';
+  syntax: RegExp;
+  detail: string;
+}
+
+const integer = { syntax: /^-?[0-9]{1,20}$/, detail: 'must be an integer written in decimal digits' };
+const decimal = { syntax: /^-?[0-9]{1,20}(\.[0-9]{1,20})?$/, detail: 'must be a number written in decimal digits' };
+
+/** Follows local `$ref`s (`#/components/...`) of a bundled document. */
+export function deref(document: Json, node: unknown): Json {
+  let n = node as Json;
+  while (n && typeof n.$ref === 'string') {
+    n = (n.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((o, k) => (o as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Json;
+  }
+  return n;
+}
+
+export interface InputRules {
+  /** The path and query parameters whose schema is an integer or a number. */
+  numeric: NumericParameter[];
+  bodyRequired: boolean;
+}
+
+export function inputRules(document: object, path: string, method: string): InputRules {
+  const doc = document as Json;
+  const item = deref(doc, (doc.paths as Json)[path]);
+  const op = deref(doc, item[method]);
+  const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref(doc, p));
+  const numeric = params.flatMap((p): NumericParameter[] => {
+    const type = deref(doc, p.schema)?.type;
+    if ((p.in !== 'path' && p.in !== 'query') || (type !== 'integer' && type !== 'number')) return [];
+    return [{ name: String(p.name), in: p.in, ...(type === 'integer' ? integer : decimal) }];
+  });
+  return { numeric, bodyRequired: deref(doc, op.requestBody)?.required === true };
+}
+
+/** The raw values of the request's query string, as sent (`URLSearchParams` decoding). */
+function rawQuery(req: Request): URLSearchParams {
+  const at = req.originalUrl.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+}
+
+/** One field error per numeric parameter whose raw text is not plain decimal, and one for a missing body. */
+export function inputFaults(req: Request, rules: InputRules): FieldError[] {
+  const faults: FieldError[] = rules.bodyRequired && req.body === undefined ? [missingBody] : [];
+  const query = rules.numeric.some((p) => p.in === 'query') ? rawQuery(req) : undefined;
+  for (const p of rules.numeric) {
+    const raw = p.in === 'path' ? [String(req.params[p.name] ?? '')] : (query?.getAll(p.name) ?? []);
+    if (raw.some((value) => !p.syntax.test(value))) faults.push({ parameter: p.name, detail: p.detail });
+  }
+  return faults;
+}
