@@ -25,10 +25,34 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, types: ['node'], lib: ['ES2023', 'DOM'] }, include: ['main.ts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: false,
+        types: ['node'],
+        lib: ['ES2023', 'DOM'],
+      },
+      include: ['main.ts'],
+    }),
   );
   // Dependencies come from the npm cache where possible; install scripts stay off (npm 11's default).
-  await run('npm', ['install', tarball, `typescript@${typescriptVersion}`, '@types/node@20', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project });
+  await run(
+    'npm',
+    [
+      'install',
+      tarball,
+      `typescript@${typescriptVersion}`,
+      '@types/node@20',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+    ],
+    { cwd: project },
+  );
 }, 240_000);
 afterAll(() => service.stop());
 
@@ -51,7 +75,10 @@ console.log(JSON.stringify({ name: again.name, problem }));
     );
     await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project });
     const credentials = await service.services.credentials.createMerchant('Consumer');
-    const { stdout } = await run('node', ['main.js'], { cwd: project, env: { ...process.env, BASE_URL: service.baseUrl, CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret } });
+    const { stdout } = await run('node', ['main.js'], {
+      cwd: project,
+      env: { ...process.env, BASE_URL: service.baseUrl, CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret },
+    });
     expect(JSON.parse(stdout)).toEqual({ name: 'Maria Gonzalez', problem: 'validation-error:#/phoneNumber,#/taxId' });
   });
 
@@ -64,7 +91,9 @@ void merchant.GET('/v1/nowhere');
 void merchant.POST('/v1/payouts', { body: { PayeeId: 1, Amount: 10 } });
 `,
     );
-    const failure = await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project }).catch((e: { stdout: string }) => e);
+    const failure = await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
     expect('stdout' in failure ? failure.stdout : '').toMatch(/main\.ts\(3,.*\n[\s\S]*main\.ts\(4,/);
   });
 });

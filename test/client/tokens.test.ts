@@ -37,7 +37,12 @@ describe('client tokens', () => {
   it('renews the token shortly before it expires', async () => {
     let now = Date.now();
     const { counts, fetch } = countingFetch();
-    const client = createMerchantClient({ baseUrl: service.baseUrl, credentials, fetch, tokenOptions: { now: () => now, renewBeforeSeconds: 60 } });
+    const client = createMerchantClient({
+      baseUrl: service.baseUrl,
+      credentials,
+      fetch,
+      tokenOptions: { now: () => now, renewBeforeSeconds: 60 },
+    });
     await unwrap(client.GET('/v1/webhooks'));
     now += 3_500_000; // 58 min 20 s: still more than a minute left
     await unwrap(client.GET('/v1/webhooks'));
@@ -63,7 +68,7 @@ describe('client tokens', () => {
     const { generateKeyPair } = await import('jose');
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     const previous = service.services.tokens;
-    service.services.tokens = new TokenIssuer({ kid: 'rotated', privateKey, publicKey });
+    service.services.tokens = new TokenIssuer({ kid: 'rotated', privateKey, publicKey }, service.services.credentials.generations);
     try {
       await Promise.all(Array.from({ length: 20 }, () => unwrap(client.GET('/v1/webhooks'))));
       expect(counts.token).toBe(2);
@@ -94,15 +99,31 @@ describe('client tokens', () => {
   });
 
   it('surfaces wrong credentials as a typed problem error', async () => {
-    const client = createMerchantClient({ baseUrl: service.baseUrl, credentials: { clientId: credentials.clientId, clientSecret: 'sk_wrong' } });
-    await expect(unwrap(client.GET('/v1/webhooks'))).rejects.toMatchObject({ status: 401, kind: 'invalid-client', error: 'invalid_client' });
+    const client = createMerchantClient({
+      baseUrl: service.baseUrl,
+      credentials: { clientId: credentials.clientId, clientSecret: 'sk_wrong' },
+    });
+    await expect(unwrap(client.GET('/v1/webhooks'))).rejects.toMatchObject({
+      status: 401,
+      kind: 'invalid-client',
+      error: 'invalid_client',
+    });
   });
 });
 
 describe('problem errors', () => {
   it('carry status, type, detail and the fields at fault', async () => {
     const client = createMerchantClient({ baseUrl: service.baseUrl, credentials });
-    const error = (await unwrap(client.POST('/v1/payees', { body: { payeeType: 'business', name: 'N', EmailAddress: 'a@b.co', address: { addressLine: '', state: '', city: '', country: '', postalCode: '' } } })).catch((e: unknown) => e)) as ApiProblemError;
+    const error = (await unwrap(
+      client.POST('/v1/payees', {
+        body: {
+          payeeType: 'business',
+          name: 'N',
+          EmailAddress: 'a@b.co',
+          address: { addressLine: '', state: '', city: '', country: '', postalCode: '' },
+        },
+      }),
+    ).catch((e: unknown) => e)) as ApiProblemError;
     expect(error).toBeInstanceOf(ApiProblemError);
     expect(error.status).toBe(400);
     expect(error.type).toBe('https://payouts.example/problems/validation-error');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseDocument, stringify } from 'yaml';
-import { groups } from '../../scripts/groups.js';
+import { groups } from '../../generated/index.js';
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,7 +49,18 @@ describe('npm run diff in this repository', () => {
 
 describe('npm run diff in a temporary repository', () => {
   const repo = mkdtempSync(join(tmpdir(), 'payout-diff-repo-'));
-  const git = (...args: string[]) => exec('git', ['-C', repo, '-c', 'user.name=Diff Test', '-c', 'user.email=diff-test@example.invalid', '-c', 'commit.gpgsign=false', ...args]);
+  const git = (...args: string[]) =>
+    exec('git', [
+      '-C',
+      repo,
+      '-c',
+      'user.name=Diff Test',
+      '-c',
+      'user.email=diff-test@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      ...args,
+    ]);
   /** This repository's HEAD documents, written into the temp repository's working tree. */
   const extractHead = async () => {
     const archive = join(repo, '..', `${repo.split('/').pop()}.tar`);

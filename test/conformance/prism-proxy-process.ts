@@ -13,8 +13,14 @@ export interface PrismProxy {
   url: string;
   /** Every line Prism wrote, without colours. */
   lines: string[];
-  /** The lines that report a request or response violation (from line `from` on). */
-  violations(from?: number): string[];
+  /** The lines that report a request or response violation (from line `from` on, up to line `to`). */
+  violations(from?: number, to?: number): string[];
+  /**
+   * Resolves once every line about the exchanges answered so far has arrived, with the number of lines before
+   * its own. Prism writes an exchange's lines before or as it answers, but they reach us through a pipe a
+   * little later; a request for a path no document has is logged after them, and its last line ends the wait.
+   */
+  barrier(withinMs?: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -26,13 +32,42 @@ const violationLine = /Violation:|VIOLATIONS|UNPROCESSABLE_ENTITY|✖|⚠/;
 
 export function startPrismProxy(document: string, upstream: string, port: number, timeoutMs = 60_000): Promise<PrismProxy> {
   const args = ['proxy', '--errors', document, upstream, '--host', '127.0.0.1', '--port', String(port)];
-  const proc: ChildProcess = spawn(prismBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const proc: ChildProcess = spawn(prismBin, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   const exited = new Promise<void>((resolve) => proc.once('close', () => resolve()));
   const lines: string[] = [];
+  const listeners = new Set<(line: string) => void>();
+  /** Resolves when a line passing `test` has arrived (at once if one has). */
+  const lineArrives = (test: (line: string) => boolean, what: string, withinMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (lines.some(test)) return resolve();
+      const listener = (line: string) => {
+        if (!test(line)) return;
+        clearTimeout(timer);
+        listeners.delete(listener);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(listener);
+        reject(new Error(`prism proxy on port ${port} logged no ${what} within ${withinMs} ms:\n${lines.slice(-10).join('\n')}`));
+      }, withinMs);
+      listeners.add(listener);
+    });
+  let barriers = 0;
   const proxy: PrismProxy = {
     url: `http://127.0.0.1:${port}`,
     lines,
-    violations: (from = 0) => lines.slice(from).filter((l) => violationLine.test(l)),
+    violations: (from = 0, to = lines.length) => lines.slice(from, to).filter((l) => violationLine.test(l)),
+    async barrier(withinMs = 10_000) {
+      const path = `/__barrier/${++barriers}`;
+      const mine = (line: string) => line.includes(`[HTTP SERVER] get ${path} `);
+      await (await fetch(`${proxy.url}${path}`)).arrayBuffer(); // Prism's own 404: no document has the path
+      await lineArrives((line) => mine(line) && line.includes('Request terminated'), `end of ${path}`, withinMs);
+      return lines.findIndex(mine);
+    },
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill('SIGTERM');
@@ -65,6 +100,7 @@ export function startPrismProxy(document: string, upstream: string, port: number
       const line = stripAnsi(raw).trimEnd();
       if (!line) return;
       lines.push(line);
+      for (const listener of listeners) listener(line);
       if (!settled && line.includes('Prism is listening on')) {
         settled = true;
         clearTimeout(timer);

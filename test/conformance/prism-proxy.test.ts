@@ -8,13 +8,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createBankingClient, createCounterpartyClient, createMerchantClient, createPartnerClient, createPlatformClient } from '../../client/create-clients.js';
+import {
+  createBankingClient,
+  createCounterpartyClient,
+  createMerchantClient,
+  createPartnerClient,
+  createPlatformClient,
+} from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components as PartnerSchemas } from '../../generated/partner/schema.js';
 import type { components as CounterpartySchemas } from '../../generated/counterparty/schema.js';
-import { groups, type Group } from '../../scripts/groups.js';
-import { bundles, resolve, validatorAt } from '../contract/bundles.js';
-import { freePortBase } from '../mock/free-ports.js';
+import { groups, type Group } from '../../generated/index.js';
+import { bundles, resolve, validatorAt } from '../support/contract.js';
+import { freePortRange } from '../../scripts/free-ports.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { documentedRequest } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -72,7 +78,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => badUpstream.listen(0, '127.0.0.1', r));
   const badOrigin = `http://127.0.0.1:${(badUpstream.address() as AddressInfo).port}`;
 
-  const base = await freePortBase(groups.length + 2, 5600, 6600);
+  const base = await freePortRange(groups.length + 2, 5600, 6600);
   // Prism joins the upstream's path with the request's path and ignores the document's server paths: group
   // B's proxy therefore forwards to `<origin>/payouts`, and B's token operation (at `{auth_url}`, the
   // origin) goes through a second proxy of the same document whose upstream is the origin.
@@ -81,7 +87,9 @@ beforeAll(async () => {
     ['platformAuth', 'platform', service.baseUrl],
     ['broken', 'merchant', badOrigin],
   ];
-  const started = await Promise.allSettled(plan.map(([name, group, upstream], i) => startPrismProxy(documentOf(group), upstream, base + i).then((p) => [name, p] as const)));
+  const started = await Promise.allSettled(
+    plan.map(([name, group, upstream], i) => startPrismProxy(documentOf(group), upstream, base + i).then((p) => [name, p] as const)),
+  );
   for (const s of started) if (s.status === 'fulfilled') proxies[s.value[0]] = s.value[1];
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -95,14 +103,16 @@ afterAll(async () => {
   await drop?.();
 });
 
-/** Prism's log lines arrive through a pipe, a little after its answer. */
-const settle = () => new Promise((r) => setTimeout(r, 100));
-
 const conformanceProxies = () => [...groups, 'platformAuth' as const].map((name) => proxies[name]);
+
+/** Each conformance proxy once every line about the exchanges so far has arrived, with how many lines precede. */
+async function barriers(): Promise<Map<PrismProxy, number>> {
+  return new Map(await Promise.all(conformanceProxies().map(async (p) => [p, await p.barrier()] as const)));
+}
 
 /** Where a scenario starts: its checks look only at the exchanges and Prism lines after this point. */
 async function checkpoint(): Promise<{ exchanges: number; lines: Map<PrismProxy, number> }> {
-  await settle(); // the previous scenario's last lines belong to it
+  await barriers(); // the previous scenario's last lines belong to it
   const at = exchanges.length;
   // A scenario that stops at Prism's own problem (unwrap throws) shows which exchange Prism objected to.
   onTestFailed(() => {
@@ -114,12 +124,12 @@ async function checkpoint(): Promise<{ exchanges: number; lines: Map<PrismProxy,
 
 /** Every exchange since the checkpoint came from the service without a violation, and no proxy logged one. */
 async function expectConformant(since: Awaited<ReturnType<typeof checkpoint>>): Promise<void> {
-  await settle();
+  const ends = await barriers(); // every line of the scenario is in, up to its end
   const origins = new Set(conformanceProxies().map((p) => p.url));
   const scenario = exchanges.slice(since.exchanges).filter((e) => origins.has(e.proxy));
   expect(scenario.length).toBeGreaterThan(0);
   expect(scenario.filter((e) => !e.fromUpstream || e.violations !== null)).toEqual([]);
-  expect(conformanceProxies().flatMap((p) => p.violations(since.lines.get(p)))).toEqual([]);
+  expect(conformanceProxies().flatMap((p) => p.violations(since.lines.get(p), ends.get(p)))).toEqual([]);
 }
 
 const merchantCredentials = async (name: string) => {
@@ -133,7 +143,10 @@ function expectDocumentedEvent(body: string): void {
   const doc = bundles.merchant;
   const requestBody = resolve(doc, doc.webhooks[`payout.${event.state}`].post.requestBody);
   const schema = requestBody.content['application/json'].schema;
-  const validate = validatorAt('merchant', schema.$ref ? schema.$ref : `#/webhooks/payout.${event.state}/post/requestBody/content/application~1json/schema`);
+  const validate = validatorAt(
+    'merchant',
+    schema.$ref ? schema.$ref : `#/webhooks/payout.${event.state}/post/requestBody/content/application~1json/schema`,
+  );
   expect(validate(event), `${body}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
@@ -145,42 +158,71 @@ describe('groups A and B through their proxies', () => {
     const b = createPlatformClient({ baseUrl: proxies.platform.url, authUrl: proxies.platformAuth.url, credentials, fetch: through });
 
     const hook = await unwrap(a.POST('/v1/webhooks', { body: { url: `${receiver.url}/acme` } }));
-    const spare = await unwrap(a.POST('/v1/webhooks', { body: { url: `${receiver.url}/spare`, events: ['payout.failed'], environment: 'production' } }));
+    const spare = await unwrap(
+      a.POST('/v1/webhooks', { body: { url: `${receiver.url}/spare`, events: ['payout.failed'], environment: 'production' } }),
+    );
     expect((await unwrap(a.GET('/v1/webhooks'))).map((w) => w.id)).toEqual([hook.id, spare.id]);
     expect((await a.DELETE('/v1/webhooks', { params: { query: { id: spare.id } } })).response.status).toBe(204);
 
     const payee = await unwrap(a.POST('/v1/payees', { body: individual }));
-    expect(await unwrap(a.GET('/v1/payees/{id}', { params: { path: { id: payee.id } } }))).toMatchObject({ id: payee.id, name: individual.name });
-    await unwrap(a.PATCH('/v1/payees/{id}', { params: { path: { id: payee.id } }, body: { address: individual.address, name: 'Maria G. Gonzalez' } }));
+    expect(await unwrap(a.GET('/v1/payees/{id}', { params: { path: { id: payee.id } } }))).toMatchObject({
+      id: payee.id,
+      name: individual.name,
+    });
+    await unwrap(
+      a.PATCH('/v1/payees/{id}', { params: { path: { id: payee.id } }, body: { address: individual.address, name: 'Maria G. Gonzalez' } }),
+    );
     expect((await unwrap(a.POST('/v1/payees/list', { body: { name: 'gonzalez' } }))).map((p) => p.id)).toContain(payee.id);
     const path = { id: payee.id };
     const account = await unwrap(a.POST('/v1/payees/{id}/accounts', { params: { path }, body: bankAccount() }));
     const old = await unwrap(a.POST('/v1/payees/{id}/accounts', { params: { path }, body: bankAccount('000999888777') }));
-    await unwrap(a.PATCH('/v1/payees/{id}/accounts/{account_id}', { params: { path: { ...path, account_id: old.PayeeAccountId } }, body: bankAccount('000999888776') }));
+    await unwrap(
+      a.PATCH('/v1/payees/{id}/accounts/{account_id}', {
+        params: { path: { ...path, account_id: old.PayeeAccountId } },
+        body: bankAccount('000999888776'),
+      }),
+    );
     await unwrap(a.DELETE('/v1/payees/{id}/accounts/{account_id}', { params: { path: { ...path, account_id: old.PayeeAccountId } } }));
-    expect(await unwrap(a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { ...path, account_id: account.PayeeAccountId } } }))).toMatchObject({ accountNumber: expect.any(String) });
+    expect(
+      await unwrap(a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { ...path, account_id: account.PayeeAccountId } } })),
+    ).toMatchObject({ accountNumber: expect.any(String) });
     expect((await unwrap(a.GET('/v1/payees/{id}/accounts', { params: { path } }))).length).toBe(2);
 
-    const fee = await unwrap(b.POST('/api/v1/fees/calculate', { body: { destinationCountry: 'US', currency: 'USD', rail: 'ACH', amount: 1250 } }));
+    const fee = await unwrap(
+      b.POST('/api/v1/fees/calculate', { body: { destinationCountry: 'US', currency: 'USD', rail: 'ACH', amount: 1250 } }),
+    );
     expect(fee.totalFee).toMatch(/^\d+\.\d{2}$/);
 
-    const paid = await unwrap(a.POST('/v1/payouts', { params: { header: { 'Idempotency-Key': `conformance-${merchantId}` } }, body: { PayeeId: payee.id, Amount: 1250, Currency: 'USD', Description: 'November commission' } }));
-    const cancelled = await unwrap(a.POST('/v1/payouts', { body: { PayeeId: payee.id, PayeeAccountId: account.PayeeAccountId, Amount: 80, Currency: 'USD' } }));
+    const paid = await unwrap(
+      a.POST('/v1/payouts', {
+        params: { header: { 'Idempotency-Key': `conformance-${merchantId}` } },
+        body: { PayeeId: payee.id, Amount: 1250, Currency: 'USD', Description: 'November commission' },
+      }),
+    );
+    const cancelled = await unwrap(
+      a.POST('/v1/payouts', { body: { PayeeId: payee.id, PayeeAccountId: account.PayeeAccountId, Amount: 80, Currency: 'USD' } }),
+    );
     const viaB = await unwrap(b.POST('/v1/payouts', { body: { PayeeId: payee.id, Amount: 15, Currency: 'USD' } }));
-    const cancel = await unwrap(a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params: { path: { PayoutUniqueReference: cancelled.PayoutUniqueReference } } }));
+    const cancel = await unwrap(
+      a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', {
+        params: { path: { PayoutUniqueReference: cancelled.PayoutUniqueReference } },
+      }),
+    );
     expect(cancel.Status).toBe('cancelled');
 
     service.services.engine.start();
     for (const reference of [paid.PayoutUniqueReference, viaB.PayoutUniqueReference]) {
-      const deadline = Date.now() + 10_000;
-      while ((await unwrap(a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } }))).Status !== 'completed') {
-        if (Date.now() > deadline) throw new Error(`payout ${reference} did not complete`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const params = { path: { PayoutUniqueReference: reference } };
+      const status = async () => (await unwrap(a.GET('/v1/payouts/{PayoutUniqueReference}', { params }))).Status;
+      await expect.poll(status, { timeout: 10_000, interval: 50, message: `payout ${reference} completes` }).toBe('completed');
     }
     const listed = await unwrap(a.GET('/v1/payouts', { params: { query: { PayeeId: payee.id, PageSize: 10 } } }));
     expect(listed.data.map((p) => [p.PayoutUniqueReference, p.Status]).sort()).toEqual(
-      [[paid.PayoutUniqueReference, 'completed'], [cancelled.PayoutUniqueReference, 'cancelled'], [viaB.PayoutUniqueReference, 'completed']].sort(),
+      [
+        [paid.PayoutUniqueReference, 'completed'],
+        [cancelled.PayoutUniqueReference, 'cancelled'],
+        [viaB.PayoutUniqueReference, 'completed'],
+      ].sort(),
     );
     const listedViaB = await unwrap(b.GET('/v1/payouts', { params: { query: { Status: 'completed' } } }));
     expect(listedViaB.data.map((p) => p.PayoutUniqueReference)).toContain(viaB.PayoutUniqueReference);
@@ -192,9 +234,18 @@ describe('groups A and B through their proxies', () => {
     // The service's refusals are documented answers too (and an unknown token reaches it: Prism only checks
     // that one is sent).
     expect((await a.GET('/v1/payees/{id}', { params: { path: { id: 987_654 } } })).response.status).toBe(404);
-    expect((await a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params: { path: { PayoutUniqueReference: paid.PayoutUniqueReference } } })).response.status).toBe(409);
+    expect(
+      (
+        await a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', {
+          params: { path: { PayoutUniqueReference: paid.PayoutUniqueReference } },
+        })
+      ).response.status,
+    ).toBe(409);
     expect((await a.POST('/v1/payouts', { body: { PayeeId: payee.id, Amount: 12.555, Currency: 'USD' } })).response.status).toBe(422);
-    expect((await b.POST('/api/v1/fees/calculate', { body: { destinationCountry: 'BR', currency: 'BRL', rail: 'ACH', amount: 10 } })).response.status).toBe(422);
+    expect(
+      (await b.POST('/api/v1/fees/calculate', { body: { destinationCountry: 'BR', currency: 'BRL', rail: 'ACH', amount: 10 } })).response
+        .status,
+    ).toBe(422);
     const stranger = createMerchantClient({ baseUrl: proxies.merchant.url, token: 'not-a-token', fetch: through });
     expect((await stranger.GET('/v1/webhooks')).response.status).toBe(401);
 
@@ -221,28 +272,62 @@ describe('groups C and E through their proxies', () => {
 
     expect(await unwrap(c.POST('/finance/v1/generate-token', { body: credentials }))).toMatchObject({ token_type: 'Bearer' });
     expect(await unwrap(e.POST('/api/v1/generate-token', { body: credentials }))).toMatchObject({ token_type: 'Bearer' });
-    expect((await unwrap(c.GET('/finance/v1/partner/list', { params: { query: { partnerId: partner.partnerId } } }))).data.map((m) => m.merchantId)).toEqual([merchantId]);
+    expect(
+      (await unwrap(c.GET('/finance/v1/partner/list', { params: { query: { partnerId: partner.partnerId } } }))).data.map(
+        (m) => m.merchantId,
+      ),
+    ).toEqual([merchantId]);
 
-    const ach = await unwrap(c.POST('/finance/v1/recipient-ach', { body: { ...documentedRequest<Ach>('partner', '/finance/v1/recipient-ach', 'individual'), merchantId } }));
+    const ach = await unwrap(
+      c.POST('/finance/v1/recipient-ach', {
+        body: { ...documentedRequest<Ach>('partner', '/finance/v1/recipient-ach', 'individual'), merchantId },
+      }),
+    );
     const wireBody = documentedRequest<Wire>('partner', '/finance/v1/recipient-wire', 'international');
     delete wireBody.partnerId;
     const wire = await unwrap(c.POST('/finance/v1/recipient-wire', { body: { ...wireBody, merchantId } }));
-    const recipients = await unwrap(c.GET('/finance/v1/payees', { params: { query: { MerchantId: merchantId, SortProperty: 'id', PageSize: 10 } } }));
+    const recipients = await unwrap(
+      c.GET('/finance/v1/payees', { params: { query: { MerchantId: merchantId, SortProperty: 'id', PageSize: 10 } } }),
+    );
     expect(recipients.data.map((r) => r.id)).toEqual([ach.id, wire.id]);
 
-    const counterparty = await unwrap(e.POST('/finance/v1/payee', { body: { ...documentedRequest<Counterparty>('counterparty', '/finance/v1/payee', 'achIndividual'), merchantId } }));
-    const viaC = await unwrap(c.POST('/finance/v1/payment_request', { body: { payeeId: ach.id, amount: 1250, currency: 'USD', paymentMethodType: 'STANDARD', description: 'November commission', merchantId, externalId: 'INV-1' } }));
-    const viaE = await unwrap(e.POST('/finance/v1/payment_request', { body: { payeeId: counterparty.id, amount: 99.5, currency: 'USD', paymentMethodType: 'SAME_DAY', description: 'Refund', merchantId } }));
-    const deadline = Date.now() + 10_000;
-    while ((await unwrap(e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['completed'] } }))).totalCount < 2) {
-      if (Date.now() > deadline) throw new Error('the payment requests did not complete');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const counterparty = await unwrap(
+      e.POST('/finance/v1/payee', {
+        body: { ...documentedRequest<Counterparty>('counterparty', '/finance/v1/payee', 'achIndividual'), merchantId },
+      }),
+    );
+    const viaC = await unwrap(
+      c.POST('/finance/v1/payment_request', {
+        body: {
+          payeeId: ach.id,
+          amount: 1250,
+          currency: 'USD',
+          paymentMethodType: 'STANDARD',
+          description: 'November commission',
+          merchantId,
+          externalId: 'INV-1',
+        },
+      }),
+    );
+    const viaE = await unwrap(
+      e.POST('/finance/v1/payment_request', {
+        body: { payeeId: counterparty.id, amount: 99.5, currency: 'USD', paymentMethodType: 'SAME_DAY', description: 'Refund', merchantId },
+      }),
+    );
+    const search = { body: { transactionStatus: ['completed' as const] } };
+    const completed = async () => (await unwrap(e.POST('/finance/v1/search_transactions', search))).totalCount;
+    await expect.poll(completed, { timeout: 10_000, interval: 50, message: 'the payment requests complete' }).toBeGreaterThanOrEqual(2);
     const inC = await unwrap(c.POST('/finance/v1/partner/search_transactions', { body: { merchantId } }));
     expect(inC.data.map((t) => t.paymentId).sort()).toEqual([viaC.paymentId, viaE.paymentId].sort());
     const inE = await unwrap(e.POST('/finance/v1/search_transactions', { body: { counterpartyId: counterparty.id, minAmount: 1 } }));
     expect(inE.data.map((t) => t.paymentId)).toEqual([viaE.paymentId]);
-    expect((await c.POST('/finance/v1/recipient-ach', { body: { ...documentedRequest<Ach>('partner', '/finance/v1/recipient-ach', 'individual'), merchantId: 999_999 } })).response.status).toBe(404);
+    expect(
+      (
+        await c.POST('/finance/v1/recipient-ach', {
+          body: { ...documentedRequest<Ach>('partner', '/finance/v1/recipient-ach', 'individual'), merchantId: 999_999 },
+        })
+      ).response.status,
+    ).toBe(404);
     expect((await e.POST('/finance/v1/search_transactions', { body: { minAmount: 10, maxAmount: 5 } })).response.status).toBe(422);
     await expectConformant(since);
   });
@@ -258,37 +343,99 @@ describe('group D through its proxy', () => {
 
     const business = await unwrap(
       d.POST('/finance/api/v1/business', {
-        body: { legalName: 'Northwind Logistics LLC', entityType: 'LLC', taxId: '12-3455678', formationDate: '2019-03-14', incorporationCountry: 'US', incorporationState: 'DE', address: usAddress, phone: '+13125550198', email: 'treasury@northwind.example' },
+        body: {
+          legalName: 'Northwind Logistics LLC',
+          entityType: 'LLC',
+          taxId: '12-3455678',
+          formationDate: '2019-03-14',
+          incorporationCountry: 'US',
+          incorporationState: 'DE',
+          address: usAddress,
+          phone: '+13125550198',
+          email: 'treasury@northwind.example',
+        },
       }),
     );
-    const verification = await unwrap(d.POST('/finance/api/v1/identity-verification', { body: { businessId: business.id, subject: 'BUSINESS' } }));
+    const verification = await unwrap(
+      d.POST('/finance/api/v1/identity-verification', { body: { businessId: business.id, subject: 'BUSINESS' } }),
+    );
     expect(verification.status).toBe('approved');
-    expect(await unwrap(d.GET('/finance/api/v1/business/{id}', { params: { path: { id: business.id } } }))).toMatchObject({ id: business.id });
+    expect(await unwrap(d.GET('/finance/api/v1/business/{id}', { params: { path: { id: business.id } } }))).toMatchObject({
+      id: business.id,
+    });
     const ach = { routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKING' as const };
-    const supplier = await unwrap(d.POST('/finance/api/v1/counterparty', { body: { businessId: business.id, name: 'Acme Supplies Inc.', type: 'BUSINESS', ach } }));
+    const supplier = await unwrap(
+      d.POST('/finance/api/v1/counterparty', { body: { businessId: business.id, name: 'Acme Supplies Inc.', type: 'BUSINESS', ach } }),
+    );
     const aba = await unwrap(
       d.POST('/finance/api/v1/counterparty', {
-        body: { businessId: business.id, name: 'Harbor Freight Partners LLC', type: 'BUSINESS', address: usAddress, wire: { bankIdType: 'ABA', bankId: '026009593', accountNumber: '4455667788', bankName: 'Bank of America, N.A.' } },
+        body: {
+          businessId: business.id,
+          name: 'Harbor Freight Partners LLC',
+          type: 'BUSINESS',
+          address: usAddress,
+          wire: { bankIdType: 'ABA', bankId: '026009593', accountNumber: '4455667788', bankName: 'Bank of America, N.A.' },
+        },
       }),
     );
     const bic = await unwrap(
       d.POST('/finance/api/v1/counterparty', {
-        body: { businessId: business.id, name: 'Mueller Maschinenbau GmbH', type: 'BUSINESS', address: deAddress, wire: { bankIdType: 'BIC', bankId: 'COBADEFFXXX', accountNumber: 'DE89370400440532013000', bankName: 'Commerzbank AG', bankAddress: deAddress } },
+        body: {
+          businessId: business.id,
+          name: 'Mueller Maschinenbau GmbH',
+          type: 'BUSINESS',
+          address: deAddress,
+          wire: {
+            bankIdType: 'BIC',
+            bankId: 'COBADEFFXXX',
+            accountNumber: 'DE89370400440532013000',
+            bankName: 'Commerzbank AG',
+            bankAddress: deAddress,
+          },
+        },
       }),
     );
-    const operating = await unwrap(d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Operating' } }));
-    const reserve = await unwrap(d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Reserve' } }));
+    const operating = await unwrap(
+      d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Operating' } }),
+    );
+    const reserve = await unwrap(
+      d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Reserve' } }),
+    );
 
     const accountId = operating.id;
-    expect((await unwrap(d.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId, counterpartyId: supplier.id, amount: 25000, currency: 'USD', description: 'Funding' } }))).status).toBe('completed');
-    await unwrap(d.POST('/finance/api/v1/transaction/ach/push', { body: { accountId, counterpartyId: supplier.id, amount: 250, currency: 'USD' } }));
-    await unwrap(d.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId, counterpartyId: aba.id, amount: 5000, currency: 'USD', remittanceInformation: 'Deposit order 7781' } }));
-    await unwrap(d.POST('/finance/api/v1/transaction/wire/international', { body: { accountId, counterpartyId: bic.id, amount: 1000, currency: 'EUR', purposeOfPayment: 'GOODS' } }));
-    await unwrap(d.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId, toAccountId: reserve.id, amount: 100, currency: 'USD' } }));
+    expect(
+      (
+        await unwrap(
+          d.POST('/finance/api/v1/transaction/ach/pull', {
+            body: { accountId, counterpartyId: supplier.id, amount: 25000, currency: 'USD', description: 'Funding' },
+          }),
+        )
+      ).status,
+    ).toBe('completed');
+    await unwrap(
+      d.POST('/finance/api/v1/transaction/ach/push', { body: { accountId, counterpartyId: supplier.id, amount: 250, currency: 'USD' } }),
+    );
+    await unwrap(
+      d.POST('/finance/api/v1/transaction/wire/domestic', {
+        body: { accountId, counterpartyId: aba.id, amount: 5000, currency: 'USD', remittanceInformation: 'Deposit order 7781' },
+      }),
+    );
+    await unwrap(
+      d.POST('/finance/api/v1/transaction/wire/international', {
+        body: { accountId, counterpartyId: bic.id, amount: 1000, currency: 'EUR', purposeOfPayment: 'GOODS' },
+      }),
+    );
+    await unwrap(
+      d.POST('/finance/api/v1/transaction/internal/transfer', {
+        body: { accountId, toAccountId: reserve.id, amount: 100, currency: 'USD' },
+      }),
+    );
     const balance = await unwrap(d.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
     expect(balance).toMatchObject({ accountId, currency: 'USD' });
     expect(Number(balance.available)).toBeLessThan(25000 - 250 - 5000 - 100);
-    const over = await d.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId, toAccountId: reserve.id, amount: 1_000_000, currency: 'USD' } });
+    const over = await d.POST('/finance/api/v1/transaction/internal/transfer', {
+      body: { accountId, toAccountId: reserve.id, amount: 1_000_000, currency: 'USD' },
+    });
     expect(over.response.status).toBe(422);
     expect((await d.GET('/finance/api/v1/business/{id}', { params: { path: { id: 999_999 } } })).response.status).toBe(404);
     await expectConformant(since);
@@ -306,8 +453,7 @@ describe('the proxy catches violations', () => {
     expect(exchanges.at(-1)).toMatchObject({ status: 422, fromUpstream: false });
     expect(JSON.stringify(error)).toMatch(/name/);
     expect((await unwrap(a.POST('/v1/payees/list', { body: {} }))).length).toBe(before);
-    await settle();
-    expect(proxies.merchant.violations().length).toBeGreaterThan(linesBefore);
+    await expect.poll(() => proxies.merchant.violations().length, { timeout: 10_000 }).toBeGreaterThan(linesBefore);
   });
 
   it('replaces a response that breaks the contract with its own 500 problem, and logs the violation', async () => {
@@ -316,7 +462,6 @@ describe('the proxy catches violations', () => {
     expect(r.status).toBe(500);
     expect(body.type).toMatch(/VIOLATIONS/);
     expect(body.validation.map((v) => v.location.join('.'))).toEqual(expect.arrayContaining([expect.stringMatching(/^response\.body/)]));
-    await settle();
-    expect(proxies.broken.violations().length).toBeGreaterThan(0);
+    await expect.poll(() => proxies.broken.violations().length, { timeout: 10_000 }).toBeGreaterThan(0);
   });
 });

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groups, type Group } from '../../scripts/groups.js';
-import { operationsOf } from '../contract/bundles.js';
+import { groups, type Group } from '../../generated/index.js';
+import { operationsOf } from '../support/contract.js';
 import { startService, type RunningService } from '../support/service.js';
 import { individual } from '../support/merchants.js';
 
@@ -23,13 +23,21 @@ const out = mkdtempSync(join(tmpdir(), 'payout-hey-api-'));
 // One call each generated SDK must type: `valid` compiles, `invalid` (one field wrong or missing) must not.
 const usage: Record<Group, { fn: string; valid: string; invalid: string }> = {
   merchant: { fn: 'createPayout', valid: `{ PayeeId: 1, Amount: 10, Currency: 'USD' }`, invalid: `{ PayeeId: 1, Amount: 10 }` },
-  platform: { fn: 'calculateFees', valid: `{ destinationCountry: 'GB', currency: 'GBP', rail: 'SWIFT', amount: 1000 }`, invalid: `{ destinationCountry: 'GB', currency: 'GBP', rail: 'PIGEON', amount: 1000 }` },
+  platform: {
+    fn: 'calculateFees',
+    valid: `{ destinationCountry: 'GB', currency: 'GBP', rail: 'SWIFT', amount: 1000 }`,
+    invalid: `{ destinationCountry: 'GB', currency: 'GBP', rail: 'PIGEON', amount: 1000 }`,
+  },
   partner: {
     fn: 'createPaymentRequest',
     valid: `{ payeeId: 1, amount: 10, currency: 'USD', paymentMethodType: 'STANDARD', description: 'x', merchantId: 1 }`,
     invalid: `{ payeeId: 1, amount: 10, currency: 'USD', paymentMethodType: 'CASH', description: 'x', merchantId: 1 }`,
   },
-  banking: { fn: 'createInternalTransfer', valid: `{ accountId: 1, toAccountId: 2, amount: 100, currency: 'USD' }`, invalid: `{ accountId: 1, toAccountId: 2, amount: '100', currency: 'USD' }` },
+  banking: {
+    fn: 'createInternalTransfer',
+    valid: `{ accountId: 1, toAccountId: 2, amount: 100, currency: 'USD' }`,
+    invalid: `{ accountId: 1, toAccountId: 2, amount: '100', currency: 'USD' }`,
+  },
   counterparty: { fn: 'searchTransactions', valid: `{ transactionStatus: ['completed'] }`, invalid: `{ transactionStatus: ['lost'] }` },
 };
 
@@ -92,7 +100,11 @@ describe.each(groups)('the @hey-api/openapi-ts client of %s', (group) => {
   it('has one SDK function per operation', () => {
     const sdk = readFileSync(join(out, group, 'sdk.gen.ts'), 'utf8');
     const exported = [...sdk.matchAll(/^export const (\w+) = </gm)].map((m) => m[1]).sort();
-    expect(exported).toEqual(operationsOf(group).map((o) => o.op.operationId as string).sort());
+    expect(exported).toEqual(
+      operationsOf(group)
+        .map((o) => o.op.operationId as string)
+        .sort(),
+    );
   });
 
   it('compiles with tsc --strict, zero errors, and types its request bodies', () => {
@@ -119,7 +131,9 @@ describe('the generated merchant client against the real service', () => {
     const { client } = await import(join(out, 'merchant', 'client.gen.ts'));
     const c = await service.services.credentials.createMerchant('Hey');
     client.setConfig({ baseUrl: service.baseUrl });
-    const token = await sdk.issueToken({ body: { client_id: c.clientId, client_secret: c.clientSecret, grant_type: 'client_credentials' } });
+    const token = await sdk.issueToken({
+      body: { client_id: c.clientId, client_secret: c.clientSecret, grant_type: 'client_credentials' },
+    });
     expect(token.response.status).toBe(200);
     client.setConfig({ baseUrl: service.baseUrl, auth: () => token.data.access_token });
     const created = await sdk.createPayee({ body: individual });

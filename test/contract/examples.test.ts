@@ -1,8 +1,8 @@
 // Every example in every document (request bodies, responses, parameters, webhooks) is valid against its
 // schema: they are what the docs show and what Prism serves, so a wrong one misleads every reader.
 import { describe, expect, it } from 'vitest';
-import { groups } from '../../scripts/groups.js';
-import { bundles, methods, resolve, validatorAt, type Json } from './bundles.js';
+import { groups } from '../../generated/index.js';
+import { bundles, methods, resolve, validatorAt, type Json } from '../support/contract.js';
 
 const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -28,7 +28,11 @@ function examplesOf(group: (typeof groups)[number]): Example[] {
     for (const [media, mt] of Object.entries<Json>(node?.content ?? {})) {
       for (const [name, ex] of Object.entries<Json>(mt.examples ?? {})) {
         const [example] = follow(doc, ex, '');
-        out.push({ where: `${where} ${media} example ${name}`, schemaPointer: `${pointer}/content/${esc(media)}/schema`, value: example.value });
+        out.push({
+          where: `${where} ${media} example ${name}`,
+          schemaPointer: `${pointer}/content/${esc(media)}/schema`,
+          value: example.value,
+        });
       }
     }
   };
@@ -51,7 +55,14 @@ function examplesOf(group: (typeof groups)[number]): Example[] {
   };
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of methods) {
-      if (item[method]) operation(`${method.toUpperCase()} ${path}`, item[method], `#/paths/${esc(path)}/${method}`, item.parameters ?? [], `#/paths/${esc(path)}`);
+      if (item[method])
+        operation(
+          `${method.toUpperCase()} ${path}`,
+          item[method],
+          `#/paths/${esc(path)}/${method}`,
+          item.parameters ?? [],
+          `#/paths/${esc(path)}`,
+        );
     }
   }
   for (const [name, item] of Object.entries<Json>(doc.webhooks ?? {})) {

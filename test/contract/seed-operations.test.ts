@@ -1,8 +1,8 @@
 // Every operation of the seed (../shared/seed/payout-service-interface.md), letter for letter, in its
 // group's document, and nothing else: the table below is the seed's endpoint tables plus the token endpoints.
 import { describe, expect, it } from 'vitest';
-import type { Group } from '../../scripts/groups.js';
-import { bundles, operationsOf, resolve } from './bundles.js';
+import type { Group } from '../../generated/index.js';
+import { bundles, operationsOf, resolve } from '../support/contract.js';
 
 const seed: Record<Group, string[]> = {
   merchant: [
@@ -77,7 +77,7 @@ describe.each(Object.keys(seed) as Group[])('%s document', (group) => {
   const ops = operationsOf(group);
   const documented = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);
 
-  it('is OpenAPI 3.1 with the seed\'s server URL', () => {
+  it("is OpenAPI 3.1 with the seed's server URL", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.servers[0].url).toBe(serverVariable[group]);
   });
@@ -90,20 +90,23 @@ describe.each(Object.keys(seed) as Group[])('%s document', (group) => {
     expect(documented.sort()).toEqual([...seed[group]].sort());
   });
 
-  it.each(ops.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: operationId, summary, description, tag, security, errors', (name, { op }) => {
-    expect(op.operationId).toMatch(/^[a-z][a-zA-Z0-9]*$/);
-    expect(op.summary).toBeTruthy();
-    expect(op.description).toBeTruthy();
-    expect(op.tags).toHaveLength(1);
-    const security = op.security ?? doc.security;
-    if (tokenOperations.has(name)) expect(security).toEqual([]);
-    else expect(security.length).toBeGreaterThan(0);
-    const required = tokenOperations.has(name) ? ['400', '401', '429', '500'] : ['400', '401', '403', '429', '500'];
-    for (const status of required) {
-      const response = resolve(doc, op.responses[status]);
-      expect(response?.content?.['application/problem+json'], `${name} ${status}`).toBeDefined();
-    }
-  });
+  it.each(ops.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    '%s: operationId, summary, description, tag, security, errors',
+    (name, { op }) => {
+      expect(op.operationId).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      expect(op.summary).toBeTruthy();
+      expect(op.description).toBeTruthy();
+      expect(op.tags).toHaveLength(1);
+      const security = op.security ?? doc.security;
+      if (tokenOperations.has(name)) expect(security).toEqual([]);
+      else expect(security.length).toBeGreaterThan(0);
+      const required = tokenOperations.has(name) ? ['400', '401', '429', '500'] : ['400', '401', '403', '429', '500'];
+      for (const status of required) {
+        const response = resolve(doc, op.responses[status]);
+        expect(response?.content?.['application/problem+json'], `${name} ${status}`).toBeDefined();
+      }
+    },
+  );
 
   it('gives the A and B token operation the {auth_url} server', () => {
     const token = ops.find((o) => o.path === '/oauth/token');

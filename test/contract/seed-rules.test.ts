@@ -1,14 +1,15 @@
 // Each rule and limit of the seed, checked against the schema a validator enforces: the valid case passes and
 // each violation fails. Schemas are taken from the bundles, so this is what the server and Prism enforce.
 import { describe, expect, it } from 'vitest';
-import type { Group } from '../../scripts/groups.js';
-import { bundles, resolve, validatorAt } from './bundles.js';
+import type { Group } from '../../generated/index.js';
+import { bundles, resolve, validatorAt } from '../support/contract.js';
 
 type Case = [title: string, value: unknown, valid: boolean];
 const schema = (group: Group, name: string) => validatorAt(group, `#/components/schemas/${name}`);
 const x = (n: number) => 'x'.repeat(n);
 const with_ = (base: Record<string, unknown>, patch: Record<string, unknown>) => ({ ...base, ...patch });
-const without = (base: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(base).filter(([k]) => !keys.includes(k)));
+const without = (base: Record<string, unknown>, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(base).filter(([k]) => !keys.includes(k)));
 
 function check(group: Group, name: string, cases: Case[]) {
   describe(`${group} ${name}`, () => {
@@ -21,7 +22,14 @@ function check(group: Group, name: string, cases: Case[]) {
 
 const address = { addressLine: '350 Fifth Avenue', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' };
 const individual = { payeeType: 'individual', name: 'Maria Gonzalez', EmailAddress: 'maria@example.com', address };
-const business = { payeeType: 'business', name: 'Northwind LLC', EmailAddress: 'ap@northwind.example', taxId: '12-3456789', phoneNumber: '+13125550198', address };
+const business = {
+  payeeType: 'business',
+  name: 'Northwind LLC',
+  EmailAddress: 'ap@northwind.example',
+  taxId: '12-3456789',
+  phoneNumber: '+13125550198',
+  address,
+};
 
 for (const group of ['merchant', 'platform'] as const) {
   check(group, 'PayeeCreateRequest', [
@@ -71,14 +79,21 @@ for (const group of ['merchant', 'platform'] as const) {
   ]);
 }
 
-const bank = { type: 'BANK_ACCOUNT', accountHolderName: 'Maria Gonzalez', bankName: 'First Hudson Bank', routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKINGS' };
+const bank = {
+  type: 'BANK_ACCOUNT',
+  accountHolderName: 'Maria Gonzalez',
+  bankName: 'First Hudson Bank',
+  routingNumber: '021000021',
+  accountNumber: '000123456789',
+  accountType: 'CHECKINGS',
+};
 const iban = { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013000' };
 check('merchant', 'PayeeAccountRequest', [
   ['a complete bank account passes', bank, true],
-  ...(['accountHolderName', 'bankName', 'routingNumber', 'accountNumber', 'accountType'].flatMap((field): Case[] => [
+  ...['accountHolderName', 'bankName', 'routingNumber', 'accountNumber', 'accountType'].flatMap((field): Case[] => [
     [`a BANK_ACCOUNT without ${field} fails`, without(bank, field), false],
     [`a BANK_ACCOUNT with a null ${field} fails`, with_(bank, { [field]: null }), false],
-  ])),
+  ]),
   ['accountType is CHECKINGS or SAVINGS', with_(bank, { accountType: 'CURRENT' }), false],
   ['an IBAN account passes', iban, true],
   ['an IBAN account without IBAN fails', without(iban, 'IBAN'), false],
@@ -91,7 +106,11 @@ check('merchant', 'PayeeAccountRequest', [
 
 check('merchant', 'WebhookCreateRequest', [
   ['a url alone passes', { url: 'https://hooks.example.com/payouts' }, true],
-  ['events and environment can be chosen', { url: 'https://hooks.example.com/p', events: ['payout.completed'], environment: 'production', signed: true }, true],
+  [
+    'events and environment can be chosen',
+    { url: 'https://hooks.example.com/p', events: ['payout.completed'], environment: 'production', signed: true },
+    true,
+  ],
   ['url is required', { events: ['payout.completed'] }, false],
   ['url cannot be null', { url: null }, false],
   ['an unknown event fails', { url: 'https://hooks.example.com/p', events: ['payout.refunded'] }, false],
@@ -99,7 +118,27 @@ check('merchant', 'WebhookCreateRequest', [
 ]);
 
 check('merchant', 'PayeeAccount', [
-  ['the account number shows at most its last 4 digits', { payeeId: 1, payeeAccountId: 'pa_01jd8w5c2b9x7z3y1v8t6r4q2p', type: 'BANK_ACCOUNT', accountHolderName: 'M', bankName: 'B', routingNumber: '021000021', accountNumber: '000123456789', bankClearingSystemCode: null, branchTransitNumber: null, IBAN: null, Currency: 'USD', accountType: 'CHECKINGS', accountTypeId: 1, active: true, createdOn: '2026-11-02T14:04:02.311Z' }, false],
+  [
+    'the account number shows at most its last 4 digits',
+    {
+      payeeId: 1,
+      payeeAccountId: 'pa_01jd8w5c2b9x7z3y1v8t6r4q2p',
+      type: 'BANK_ACCOUNT',
+      accountHolderName: 'M',
+      bankName: 'B',
+      routingNumber: '021000021',
+      accountNumber: '000123456789',
+      bankClearingSystemCode: null,
+      branchTransitNumber: null,
+      IBAN: null,
+      Currency: 'USD',
+      accountType: 'CHECKINGS',
+      accountTypeId: 1,
+      active: true,
+      createdOn: '2026-11-02T14:04:02.311Z',
+    },
+    false,
+  ],
 ]);
 
 check('platform', 'FeeCalculationRequest', [
@@ -122,7 +161,9 @@ for (const group of ['partner', 'counterparty'] as const) {
   check(group, 'PaymentRequest', [
     ['the documented payment request passes', payment, true],
     ['paymentMethodType is required', without(payment, 'paymentMethodType'), false],
-    ...(['STANDARD', 'SAME_DAY', 'DOMESTIC_WIRE', 'INTERNATIONAL_WIR'].map((m): Case => [`paymentMethodType ${m} passes (seed spelling)`, with_(payment, { paymentMethodType: m }), true])),
+    ...['STANDARD', 'SAME_DAY', 'DOMESTIC_WIRE', 'INTERNATIONAL_WIR'].map(
+      (m): Case => [`paymentMethodType ${m} passes (seed spelling)`, with_(payment, { paymentMethodType: m }), true],
+    ),
     ['an unknown paymentMethodType fails', with_(payment, { paymentMethodType: 'CHEQUE' }), false],
     ['description is required', without(payment, 'description'), false],
     ['a 500-character description passes', with_(payment, { description: x(500) }), true],
@@ -143,9 +184,21 @@ check('partner', 'AchRecipientRequest', [
   ['the ach object is required', without(ach, 'ach'), false],
   ['merchantId is required', without(ach, 'merchantId'), false],
   ['type INDIVIDUAL passes', with_(ach, { type: 'INDIVIDUAL', phone: null }), true],
-  ['bankAccountType CHECKING passes', with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { bankAccountType: 'CHECKING' }) }), true],
-  ['an unknown bankAccountType fails', with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { bankAccountType: 'BROKERAGE' }) }), false],
-  ['a routing number that is not 9 digits fails', with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { routingNumber: '12345' }) }), false],
+  [
+    'bankAccountType CHECKING passes',
+    with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { bankAccountType: 'CHECKING' }) }),
+    true,
+  ],
+  [
+    'an unknown bankAccountType fails',
+    with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { bankAccountType: 'BROKERAGE' }) }),
+    false,
+  ],
+  [
+    'a routing number that is not 9 digits fails',
+    with_(ach, { ach: with_(ach.ach as object as Record<string, unknown>, { routingNumber: '12345' }) }),
+    false,
+  ],
   ['address type RESIDENCE passes', ach, true],
 ]);
 check('partner', 'WireRecipientRequest', [
@@ -156,11 +209,28 @@ check('partner', 'WireRecipientRequest', [
   ['beneficiaryFIIdType is ABA or BIC', with_(wire, { wire: with_(wireDetails, { beneficiaryFIIdType: 'SWIFT' }) }), false],
   [
     'an international wire with a BIC passes',
-    with_(wire, { paymentMethodType: 'INTERNATIONAL_WIRE', wire: with_(wireDetails, { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFF500' }) }),
+    with_(wire, {
+      paymentMethodType: 'INTERNATIONAL_WIRE',
+      wire: with_(wireDetails, { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFF500' }),
+    }),
     true,
   ],
-  ['a BIC of the wrong form fails', with_(wire, { paymentMethodType: 'INTERNATIONAL_WIRE', wire: with_(wireDetails, { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUT' }) }), false],
-  ['a domestic wire cannot name its bank by BIC', with_(wire, { paymentMethodType: 'DOMESTIC_WIRE', wire: with_(wireDetails, { beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFF500' }) }), false],
+  [
+    'a BIC of the wrong form fails',
+    with_(wire, {
+      paymentMethodType: 'INTERNATIONAL_WIRE',
+      wire: with_(wireDetails, { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUT' }),
+    }),
+    false,
+  ],
+  [
+    'a domestic wire cannot name its bank by BIC',
+    with_(wire, {
+      paymentMethodType: 'DOMESTIC_WIRE',
+      wire: with_(wireDetails, { beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFF500' }),
+    }),
+    false,
+  ],
 ]);
 
 const counterparty = requestExample('counterparty', '/finance/v1/payee');

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problemKinds, problemTypeBase } from '../../server/http/problem.js';
+import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { buildDocs, type BuiltDocs } from '../../scripts/docs-build.js';
-import { groups, type Group } from '../../scripts/groups.js';
-import { bundles, operationsOf, resolve, type Json } from '../contract/bundles.js';
+import { groups, type Group } from '../../generated/index.js';
+import { bundles, operationsOf, resolve, type Json } from '../support/contract.js';
 import { serveDirectory, type StaticServer } from './static-server.js';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -67,7 +67,16 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     site = await serveDirectory(built.outDir);
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     await mkdir(screenshots, { recursive: true });
   }, 180_000);
@@ -132,14 +141,15 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
         expect(text).toContain(String(bundles[g].info.title));
       }
       for (const event of Object.keys(bundles.merchant.webhooks ?? {})) expect(text).toContain(event);
-      for (const kind of Object.keys(problemKinds)) expect(text).toContain(problemTypeBase + kind);
-      const sandbox = JSON.parse(await readFile(new URL('../../server/payouts/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
+      for (const kind of Object.keys(problemTypes)) expect(text).toContain(problemTypeBase + kind);
+      const sandbox = JSON.parse(await readFile(new URL('../../server/rails/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
         examples: Record<string, string>;
       };
       for (const number of Object.values(sandbox.examples)) expect(text).toContain(number);
-      for (const step of ['Get a token', 'Create a payee', 'Preview the fee', 'Create the payout', 'Receive the webhooks']) expect(text).toContain(step);
+      for (const step of ['Get a token', 'Create a payee', 'Preview the fee', 'Create the payout', 'Receive the webhooks'])
+        expect(text).toContain(step);
       expect(text).toContain('curl -X POST');
-      expect(text).toContain("createMerchantClient({ baseUrl, authUrl, credentials })");
+      expect(text).toContain('createMerchantClient({ baseUrl, authUrl, credentials })');
 
       // The state machine is drawn, with every state of the contract in it.
       const svg = page.locator('svg.state-machine');
@@ -154,76 +164,89 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     }
   }, 60_000);
 
-  it.each(groups)('renders every operation of the %s reference', async (group) => {
-    const opened = await open(`${group}.html`);
-    const { page } = opened;
-    try {
-      await page
-        .locator('#api-content')
-        .waitFor({ timeout: 60_000 }) // generous: CI machines with two busy cores parse 2.6 MB of Redoc slowly
-        .catch(async (err: Error) => {
-          await page.screenshot({ path: `${screenshots}${group}-failed.png`, fullPage: true });
-          const body = (await page.locator('body').innerText()).slice(0, 500);
-          throw new Error(`${err.message}\nerrors: ${JSON.stringify(opened.errors)}\nfailed: ${JSON.stringify(opened.failed)}\nbody: ${body}`);
-        });
-      await page.waitForLoadState('networkidle');
-      // Redoc builds its search index in a worker; the screenshot is nicer once the box stops saying "Loading".
-      await page
-        .waitForFunction(() => !/Loading/.test((globalThis as unknown as PageGlobals).document.querySelector('input')?.placeholder ?? ''), undefined, { timeout: 5_000 })
-        .catch(() => undefined);
-      await page.screenshot({ path: `${screenshots}${group}.png`, fullPage: true });
-
-      // Redoc 3 shows one tag (and one operation) at a time: open each tag in the sidebar to list its items,
-      // again (Redoc renders asynchronously) until every summary was seen or 15 s have passed.
-      const expected = summariesOf(group);
-      const tagLinks = await page.$$eval('.menu-item-type-group > a', (as) => as.map((a) => a.getAttribute('href')!));
-      const items = new Map<string, string>();
-      const deadline = Date.now() + 15_000;
-      do {
-        for (const href of tagLinks) {
-          await goToRoute(page, href);
-          await page.waitForTimeout(200);
-          const found = await page.$$eval('[data-component-name="Menu/MenuItem"] a[href] span[data-text]', (spans) =>
-            spans.map((s) => [s.getAttribute('data-text') ?? '', s.closest('a')!.getAttribute('href') ?? ''] as const),
-          );
-          for (const [label, href] of found) if (!items.has(label)) items.set(label, href);
-        }
-      } while (expected.some((s) => !items.has(s)) && Date.now() < deadline);
-
-      // Each operation's own page renders its summary in the main content.
-      const missing: string[] = [];
-      let firstOperation: string | undefined;
-      for (const summary of expected) {
-        const href = items.get(summary);
-        if (!href) {
-          missing.push(`${summary} (not in the sidebar)`);
-          continue;
-        }
-        firstOperation ??= href;
-        await goToRoute(page, href);
-        const shown = await page
+  it.each(groups)(
+    'renders every operation of the %s reference',
+    async (group) => {
+      const opened = await open(`${group}.html`);
+      const { page } = opened;
+      try {
+        await page
+          .locator('#api-content')
+          .waitFor({ timeout: 60_000 }) // generous: CI machines with two busy cores parse 2.6 MB of Redoc slowly
+          .catch(async (err: Error) => {
+            await page.screenshot({ path: `${screenshots}${group}-failed.png`, fullPage: true });
+            const body = (await page.locator('body').innerText()).slice(0, 500);
+            throw new Error(
+              `${err.message}\nerrors: ${JSON.stringify(opened.errors)}\nfailed: ${JSON.stringify(opened.failed)}\nbody: ${body}`,
+            );
+          });
+        await page.waitForLoadState('networkidle');
+        // Redoc builds its search index in a worker; the screenshot is nicer once the box stops saying "Loading".
+        await page
           .waitForFunction(
-            (s) => (globalThis as unknown as PageGlobals).document.getElementById('api-content')?.innerText.includes(s) ?? false,
-            summary,
-            { timeout: 10_000 },
+            () => !/Loading/.test((globalThis as unknown as PageGlobals).document.querySelector('input')?.placeholder ?? ''),
+            undefined,
+            { timeout: 5_000 },
           )
-          .then(
-            () => true,
-            () => false,
-          );
-        if (!shown) missing.push(`${summary} (not rendered at ${href})`);
-      }
-      expect(missing).toEqual([]);
-      expect(items.size).toBeGreaterThanOrEqual(expected.length);
+          .catch(() => undefined);
+        await page.screenshot({ path: `${screenshots}${group}.png`, fullPage: true });
 
-      if (firstOperation) {
-        await goToRoute(page, firstOperation);
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: `${screenshots}${group}-operation.png`, fullPage: true });
+        // Redoc 3 shows one tag (and one operation) at a time: open each tag in the sidebar to list its items,
+        // again (Redoc renders asynchronously) until every summary was seen or 15 s have passed.
+        const expected = summariesOf(group);
+        const tagLinks = await page.$$eval('.menu-item-type-group > a', (as) => as.map((a) => a.getAttribute('href')!));
+        const items = new Map<string, string>();
+        const deadline = Date.now() + 15_000;
+        do {
+          for (const href of tagLinks) {
+            await goToRoute(page, href);
+            // The tag's items render asynchronously; the outer loop tries again until all were seen.
+            await page
+              .waitForSelector('[data-component-name="Menu/MenuItem"] a[href] span[data-text]', { timeout: 2_000 })
+              .catch(() => undefined);
+            const found = await page.$$eval('[data-component-name="Menu/MenuItem"] a[href] span[data-text]', (spans) =>
+              spans.map((s) => [s.getAttribute('data-text') ?? '', s.closest('a')!.getAttribute('href') ?? ''] as const),
+            );
+            for (const [label, href] of found) if (!items.has(label)) items.set(label, href);
+          }
+        } while (expected.some((s) => !items.has(s)) && Date.now() < deadline);
+
+        // Each operation's own page renders its summary in the main content.
+        const missing: string[] = [];
+        let firstOperation: string | undefined;
+        for (const summary of expected) {
+          const href = items.get(summary);
+          if (!href) {
+            missing.push(`${summary} (not in the sidebar)`);
+            continue;
+          }
+          firstOperation ??= href;
+          await goToRoute(page, href);
+          const shown = await page
+            .waitForFunction(
+              (s) => (globalThis as unknown as PageGlobals).document.getElementById('api-content')?.innerText.includes(s) ?? false,
+              summary,
+              { timeout: 10_000 },
+            )
+            .then(
+              () => true,
+              () => false,
+            );
+          if (!shown) missing.push(`${summary} (not rendered at ${href})`);
+        }
+        expect(missing).toEqual([]);
+        expect(items.size).toBeGreaterThanOrEqual(expected.length);
+
+        if (firstOperation) {
+          await goToRoute(page, firstOperation);
+          await page.waitForSelector('h2', { state: 'visible', timeout: 5_000 });
+          await page.screenshot({ path: `${screenshots}${group}-operation.png`, fullPage: true });
+        }
+        expectClean(opened);
+      } finally {
+        await opened.close();
       }
-      expectClean(opened);
-    } finally {
-      await opened.close();
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 });

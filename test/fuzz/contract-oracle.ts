@@ -2,8 +2,8 @@
 // documented status and a body valid against that response's schema; every failure a 4xx
 // application/problem+json valid against the Problem schema (the documented response's when the status is
 // documented), with the headers its status needs. Returns what is wrong, or nothing.
-import { bundles, resolve, validatorAt, type Json } from '../contract/bundles.js';
-import type { ServedOperation } from '../security/operations.js';
+import { bundles, resolve, validatorAt, type Json } from '../support/contract.js';
+import type { ServedOperation } from '../support/operations.js';
 
 export interface Answer {
   status: number;
@@ -11,7 +11,7 @@ export interface Answer {
   text: string;
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The JSON pointer to the schema of a documented response's body (through $ref'd responses), if it has one. */
 function responseSchemaPointer(o: ServedOperation, status: number): string | undefined {
@@ -23,7 +23,7 @@ function responseSchemaPointer(o: ServedOperation, status: number): string | und
     node = resolve(doc, { $ref: node.$ref });
   }
   const type = Object.keys(node?.content ?? {})[0];
-  return type ? `${pointer}/content/${escape(type)}/schema` : undefined;
+  return type ? `${pointer}/content/${escapePointer(type)}/schema` : undefined;
 }
 
 export function judge(o: ServedOperation, a: Answer): string | undefined {
@@ -44,7 +44,8 @@ export function judge(o: ServedOperation, a: Answer): string | undefined {
     const validate = validatorAt(o.group, pointer);
     return validate(body) ? undefined : `a ${a.status} body that breaks the contract: ${JSON.stringify(validate.errors?.slice(0, 3))}`;
   }
-  if (!contentType.includes('application/problem+json')) return `a ${a.status} that is not problem+json (${contentType}): ${a.text.slice(0, 200)}`;
+  if (!contentType.includes('application/problem+json'))
+    return `a ${a.status} that is not problem+json (${contentType}): ${a.text.slice(0, 200)}`;
   let problem: unknown;
   try {
     problem = JSON.parse(a.text);

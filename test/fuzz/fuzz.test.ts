@@ -7,11 +7,11 @@
 // body it accepts is never refused as invalid. Fixed seed; FUZZ_SEED, FUZZ_RUNS scale it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groups } from '../../scripts/groups.js';
+import { groups } from '../../generated/index.js';
 import { FailedAttempts } from '../../server/auth/failed-attempts.js';
-import { validatorAt } from '../contract/bundles.js';
-import { servedOperations, type ServedOperation } from '../security/operations.js';
-import { loopbackResolver, newTenant, type Tenant } from '../security/tenant.js';
+import { validatorAt } from '../support/contract.js';
+import { servedOperations, type ServedOperation } from '../support/operations.js';
+import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { startService, type RunningService } from '../support/service.js';
 import { judge, type Answer } from './contract-oracle.js';
 import { invalidBody, invalidParameters, unknownQuery, type RawBody } from './invalid-inputs.js';
@@ -27,7 +27,9 @@ const sent = { requests: 0, byStatus: new Map<number, number>() };
 /** Ids the fuzzer's own successful requests made, by the property or parameter name that takes them. */
 const grown: Record<string, (string | number)[]> = {};
 const grow = (name: string, value: unknown) => {
-  if ((typeof value === 'string' || typeof value === 'number') && (grown[name] ??= []).length < 200) grown[name]!.push(value);
+  if (typeof value !== 'string' && typeof value !== 'number') return;
+  grown[name] ??= [];
+  if (grown[name].length < 200) grown[name].push(value);
 };
 /** Successful answers per operation: every operation must have succeeded at least once. */
 const succeeded = new Map<ServedOperation, number>();
@@ -46,7 +48,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await service.stop();
-  const statuses = [...sent.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+  const statuses = [...sent.byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
   console.info(`fuzz: ${sent.requests} requests, seed ${seed}, ${runs} runs per kind; statuses ${statuses}`);
 });
 
@@ -58,7 +63,11 @@ interface Sent {
 }
 
 /** Sends one request: path values raw (already encoded) or encoded here, query and headers as strings. */
-async function call(o: ServedOperation, params: Record<string, unknown>, options: { rawPath?: boolean; body?: RawBody; extraQuery?: Record<string, string> } = {}): Promise<Sent> {
+async function call(
+  o: ServedOperation,
+  params: Record<string, unknown>,
+  options: { rawPath?: boolean; body?: RawBody; extraQuery?: Record<string, string> } = {},
+): Promise<Sent> {
   let path = o.url;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
@@ -93,7 +102,8 @@ async function call(o: ServedOperation, params: Record<string, unknown>, options
 }
 
 /** The request and answer, short enough to read in a failure report. */
-const show = (s: Sent) => `${s.method} ${s.url} ${s.body ? `${s.body.contentType} ${s.body.text.slice(0, 300)}` : ''} → ${s.answer.status} ${s.answer.text.slice(0, 300)}`;
+const show = (s: Sent) =>
+  `${s.method} ${s.url} ${s.body ? `${s.body.contentType} ${s.body.text.slice(0, 300)}` : ''} → ${s.answer.status} ${s.answer.text.slice(0, 300)}`;
 
 function expectContract(o: ServedOperation, s: Sent): void {
   const wrong = judge(o, s.answer);
@@ -113,7 +123,9 @@ const options = (numRuns: number) => ({ seed, numRuns, endOnFailure: true, inter
 /** Operations that spend their target (disable, cancel, delete, or verify a business into review) go last in
  * their group, so that the operations before them still find something to act on. */
 const spends = (o: ServedOperation) => /^(disable|cancel|delete)/.test(o.operationId) || o.operationId === 'createIdentityVerification';
-const ordered = [...servedOperations].sort((a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || Number(spends(a)) - Number(spends(b)));
+const ordered = [...servedOperations].sort(
+  (a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || Number(spends(a)) - Number(spends(b)),
+);
 
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   const pools = () => {
@@ -131,7 +143,11 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
     const body = o.bodySchema ? validBody(o, pools()) : fc.constant(undefined);
     await fc.assert(
       fc.asyncProperty(fc.tuple(validParameters(o, pools()), body), async ([params, value]) => {
-        const s = await call(o, params, value === undefined ? {} : { body: { kind: 'valid', text: JSON.stringify(value), contentType: 'application/json' } });
+        const s = await call(
+          o,
+          params,
+          value === undefined ? {} : { body: { kind: 'valid', text: JSON.stringify(value), contentType: 'application/json' } },
+        );
         expectContract(o, s);
         const paramsValid = o.parameters.every((p) => params[p.name] === undefined || parameterFits(p, params[p.name]));
         if (paramsValid && s.answer.status === 400) {
@@ -161,16 +177,25 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
   it('answers wrong parameters and unknown query parameters with a 4xx problem or by its contract', async () => {
     const body = o.bodySchema ? validBody(o, pools()) : fc.constant(undefined);
     await fc.assert(
-      fc.asyncProperty(fc.tuple(invalidParameters(o), body, fc.option(unknownQuery, { nil: undefined })), async ([params, value, extraQuery]) => {
-        const s = await call(o, params, { rawPath: true, ...(value === undefined ? {} : { body: { kind: 'valid', text: JSON.stringify(value), contentType: 'application/json' } }), ...(extraQuery ? { extraQuery } : {}) });
-        expectContract(o, s);
-        // Plain names only: express-openapi-validator parses bracketed keys ('[', 'a=b[') its own way and lets
-        // them through; handlers read only documented parameters, so those are ignored, not used.
-        const unknown = Object.keys(extraQuery ?? {}).filter((k) => /^[A-Za-z0-9_.-]+$/.test(k) && !o.parameters.some((p) => p.name === k));
-        if (unknown.length && s.answer.status < 300) {
-          throw new Error(`an undocumented query parameter was accepted\n  ${show(s)}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.tuple(invalidParameters(o), body, fc.option(unknownQuery, { nil: undefined })),
+        async ([params, value, extraQuery]) => {
+          const s = await call(o, params, {
+            rawPath: true,
+            ...(value === undefined ? {} : { body: { kind: 'valid', text: JSON.stringify(value), contentType: 'application/json' } }),
+            ...(extraQuery ? { extraQuery } : {}),
+          });
+          expectContract(o, s);
+          // Plain names only: express-openapi-validator parses bracketed keys ('[', 'a=b[') its own way and lets
+          // them through; handlers read only documented parameters, so those are ignored, not used.
+          const unknown = Object.keys(extraQuery ?? {}).filter(
+            (k) => /^[A-Za-z0-9_.-]+$/.test(k) && !o.parameters.some((p) => p.name === k),
+          );
+          if (unknown.length && s.answer.status < 300) {
+            throw new Error(`an undocumented query parameter was accepted\n  ${show(s)}`);
+          }
+        },
+      ),
       options(Math.ceil(runs / 2)),
     );
   });
@@ -180,7 +205,11 @@ describe('after the fuzzing', () => {
   const op = (group: string, operationId: string) => servedOperations.find((o) => o.group === group && o.operationId === operationId)!;
   const read = async (group: string, operationId: string, params: Record<string, unknown>, body?: unknown) => {
     const o = op(group, operationId);
-    const s = await call(o, params, body === undefined ? {} : { body: { kind: 'read', text: JSON.stringify(body), contentType: 'application/json' } });
+    const s = await call(
+      o,
+      params,
+      body === undefined ? {} : { body: { kind: 'read', text: JSON.stringify(body), contentType: 'application/json' } },
+    );
     expectContract(o, s);
     return s;
   };

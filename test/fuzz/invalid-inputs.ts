@@ -4,8 +4,8 @@
 // bounds, with null in every place, or text that is not JSON at all. Parameters: ids and query values of
 // every wrong kind, including raw percent-encodings and path tricks.
 import fc from 'fast-check';
-import type { Json } from '../contract/bundles.js';
-import type { ServedOperation } from '../security/operations.js';
+import type { Json } from '../support/contract.js';
+import type { ServedOperation } from '../support/operations.js';
 
 /** A request body as sent: JSON text (possibly not JSON at all) and its content type. */
 export interface RawBody {
@@ -30,10 +30,41 @@ const wrongTypes = fc.oneof(
 const hostileStrings = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('\u0000', '\ud800', '\udfff\ud800', '\u202e\u202dreversed', 'a\u0301\u0301\u0301\u0301', '\ufeffbom', '🙂'.repeat(50), "' OR 1=1 --", '%00', '../../etc/passwd', '${jndi:ldap://x}', '<script>alert(1)</script>', '\r\nX-Injected: 1'),
+  fc.constantFrom(
+    '\u0000',
+    '\ud800',
+    '\udfff\ud800',
+    '\u202e\u202dreversed',
+    'a\u0301\u0301\u0301\u0301',
+    '\ufeffbom',
+    '🙂'.repeat(50),
+    "' OR 1=1 --",
+    '%00',
+    '../../etc/passwd',
+    '${jndi:ldap://x}',
+    '<script>alert(1)</script>',
+    '\r\nX-Injected: 1',
+  ),
 );
 
-const boundaryNumbers = fc.constantFrom(0, -0, -1, 1, 0.1, 0.001, 1e-320, 1.7976931348623157e308, -1.7976931348623157e308, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 9_999_999_999_999_999, 123456789.123456789);
+const boundaryNumbers = fc.constantFrom(
+  0,
+  -0,
+  -1,
+  1,
+  0.1,
+  0.001,
+  1e-320,
+  1.7976931348623157e308,
+  -1.7976931348623157e308,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  9_999_999_999_999_999,
+  123456789.123456789,
+);
 
 /** Nested arrays or objects, deeper than any schema allows. */
 const deep = fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.boolean()).map(([depth, arrays]) => {
@@ -67,13 +98,22 @@ export function invalidBody(o: ServedOperation, seeds: unknown[]): fc.Arbitrary<
   const properties = Object.entries<Json>(o.bodySchema?.properties ?? {});
   const names = properties.map(([n]) => n);
   const required: string[] = o.bodySchema?.required ?? [];
-  const strings = properties.filter(([, s]) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))).map(([n, s]) => [n, (s.maxLength as number | undefined) ?? 100] as const);
-  const numbers = properties.filter(([, s]) => ['integer', 'number'].some((t) => s.type === t || (Array.isArray(s.type) && s.type.includes(t)))).map(([n]) => n);
+  const strings = properties
+    .filter(([, s]) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')))
+    .map(([n, s]) => [n, (s.maxLength as number | undefined) ?? 100] as const);
+  const numbers = properties
+    .filter(([, s]) => ['integer', 'number'].some((t) => s.type === t || (Array.isArray(s.type) && s.type.includes(t))))
+    .map(([n]) => n);
   const kinds: fc.Arbitrary<RawBody>[] = [
     fc.jsonValue({ maxDepth: 4 }).map((v) => json('random JSON', v)),
     fc.object({ maxDepth: 2 }).map((v) => json('random object', v)),
     notJson,
-    fc.tuple(fc.string({ maxLength: 12 }).filter((k) => !names.includes(k) && k !== '__proto__'), wrongTypes).map(([k, v]) => json('extra property', { ...seed, [k]: v })),
+    fc
+      .tuple(
+        fc.string({ maxLength: 12 }).filter((k) => !names.includes(k) && k !== '__proto__'),
+        wrongTypes,
+      )
+      .map(([k, v]) => json('extra property', { ...seed, [k]: v })),
     fc.constant(json('null everywhere', Object.fromEntries(names.map((n) => [n, null])))),
     fc.constant(json('null body', null)),
   ];
@@ -81,12 +121,20 @@ export function invalidBody(o: ServedOperation, seeds: unknown[]): fc.Arbitrary<
     kinds.push(fc.tuple(fc.constantFrom(...names), wrongTypes).map(([k, v]) => json(`wrong type for ${k}`, { ...seed, [k]: v })));
     kinds.push(fc.tuple(fc.constantFrom(...names), deep).map(([k, v]) => json(`deep nesting in ${k}`, { ...seed, [k]: v })));
   }
-  if (required.length) kinds.push(fc.constantFrom(...required).map((k) => json(`missing ${k}`, Object.fromEntries(Object.entries(seed).filter(([n]) => n !== k)))));
+  if (required.length)
+    kinds.push(
+      fc.constantFrom(...required).map((k) => json(`missing ${k}`, Object.fromEntries(Object.entries(seed).filter(([n]) => n !== k)))),
+    );
   if (strings.length) {
-    kinds.push(fc.tuple(fc.constantFrom(...strings), fc.integer({ min: 1, max: 200_000 })).map(([[k, max], extra]) => json(`huge ${k}`, { ...seed, [k]: 'x'.repeat(max + extra) })));
+    kinds.push(
+      fc
+        .tuple(fc.constantFrom(...strings), fc.integer({ min: 1, max: 200_000 }))
+        .map(([[k, max], extra]) => json(`huge ${k}`, { ...seed, [k]: 'x'.repeat(max + extra) })),
+    );
     kinds.push(fc.tuple(fc.constantFrom(...strings), hostileStrings).map(([[k], v]) => json(`unicode in ${k}`, { ...seed, [k]: v })));
   }
-  if (numbers.length) kinds.push(fc.tuple(fc.constantFrom(...numbers), boundaryNumbers).map(([k, v]) => json(`bound ${v} for ${k}`, { ...seed, [k]: v })));
+  if (numbers.length)
+    kinds.push(fc.tuple(fc.constantFrom(...numbers), boundaryNumbers).map(([k, v]) => json(`bound ${v} for ${k}`, { ...seed, [k]: v })));
   return fc.oneof(...kinds);
 }
 
@@ -94,12 +142,46 @@ export function invalidBody(o: ServedOperation, seeds: unknown[]): fc.Arbitrary<
 const rawSegments = fc.oneof(
   fc.integer({ min: -1e12, max: 1e16 }).map(String),
   fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
-  fc.constantFrom('0', '-1', '1e3', '0x10', '1.5', '9007199254740993', '99999999999999999999', 'null', 'undefined', '%00', '%E0%A4%A', '%', '%2e%2e', '..%2f..%2fetc', 'po_', 'pa_' + 'z'.repeat(26), '%F0%9F%99%82', '%20', 'a'.repeat(300)),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1e3',
+    '0x10',
+    '1.5',
+    '9007199254740993',
+    '99999999999999999999',
+    'null',
+    'undefined',
+    '%00',
+    '%E0%A4%A',
+    '%',
+    '%2e%2e',
+    '..%2f..%2fetc',
+    'po_',
+    `pa_${'z'.repeat(26)}`,
+    '%F0%9F%99%82',
+    '%20',
+    'a'.repeat(300),
+  ),
 );
 
 /** Values for the operation's parameters that are wrong in every way (path raw, query and header as strings). */
 export function invalidParameters(o: ServedOperation): fc.Arbitrary<Record<string, string | undefined>> {
-  const entries = o.parameters.map((p) => [p.name, p.in === 'path' ? rawSegments : fc.option(fc.oneof(rawSegments.map(decodeSafely), hostileStrings.map((s) => s.replace(/[\r\n]/g, ''))), { nil: undefined })] as const);
+  const entries = o.parameters.map(
+    (p) =>
+      [
+        p.name,
+        p.in === 'path'
+          ? rawSegments
+          : fc.option(
+              fc.oneof(
+                rawSegments.map(decodeSafely),
+                hostileStrings.map((s) => s.replace(/[\r\n]/g, '')),
+              ),
+              { nil: undefined },
+            ),
+      ] as const,
+  );
   return fc.record(Object.fromEntries(entries)) as fc.Arbitrary<Record<string, string | undefined>>;
 }
 

@@ -7,10 +7,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { sample } from 'openapi-sampler';
-import type { Group } from '../../scripts/groups.js';
-import { bundles, resolve, validatorAt, type Json } from '../contract/bundles.js';
-import { requestExamples, type Parameter, type ServedOperation } from '../security/operations.js';
-import type { Tenant } from '../security/tenant.js';
+import type { Group } from '../../generated/index.js';
+import { bundles, resolve, validatorAt, type Json } from '../support/contract.js';
+import { requestExamples, type Parameter, type ServedOperation } from '../support/operations.js';
+import type { Tenant } from '../support/tenant.js';
 
 /** For parameter schemas, which are self-contained: tells which pool values fit a parameter. */
 const standalone = new Ajv2020({ strict: false, validateFormats: true });
@@ -31,7 +31,15 @@ export function poolsFor(t: Tenant, group: Group): Pools {
     clientSecret: [t.partnerCredentials.clientSecret],
   };
   if (group === 'banking') {
-    return { ...common, id: [t.ids.business], businessId: [t.ids.business], accountId: [t.ids.account, t.ids.reserveAccount], toAccountId: [t.ids.reserveAccount, t.ids.account], counterpartyId: [t.ids.achCounterparty, t.ids.abaCounterparty, t.ids.bicCounterparty], fundingAccountNumber: [t.accountNumbers.operating] };
+    return {
+      ...common,
+      id: [t.ids.business],
+      businessId: [t.ids.business],
+      accountId: [t.ids.account, t.ids.reserveAccount],
+      toAccountId: [t.ids.reserveAccount, t.ids.account],
+      counterpartyId: [t.ids.achCounterparty, t.ids.abaCounterparty, t.ids.bicCounterparty],
+      fundingAccountNumber: [t.accountNumbers.operating],
+    };
   }
   if (partner) {
     return {
@@ -46,7 +54,14 @@ export function poolsFor(t: Tenant, group: Group): Pools {
       paymentId: [t.ids.partnerPayment, t.ids.counterpartyPayment, String(t.ids.partnerPayment)],
     };
   }
-  return { ...common, id: [...payees, t.ids.webhook], PayeeId: payees, account_id: [t.ids.payeeAccount, t.ids.ibanAccount], PayeeAccountId: [t.ids.payeeAccount, t.ids.ibanAccount], PayoutUniqueReference: [t.ids.payout] };
+  return {
+    ...common,
+    id: [...payees, t.ids.webhook],
+    PayeeId: payees,
+    account_id: [t.ids.payeeAccount, t.ids.ibanAccount],
+    PayeeAccountId: [t.ids.payeeAccount, t.ids.ibanAccount],
+    PayoutUniqueReference: [t.ids.payout],
+  };
 }
 
 /** A value satisfying one property's schema, as far as a generator can tell; Ajv has the last word. */
@@ -74,9 +89,14 @@ export function valueFor(group: Group, node: Json, depth = 0): fc.Arbitrary<unkn
   }
   if (types.includes('string')) choices.push(stringFor(s));
   if (types.includes('array') && s.items) {
-    choices.push(fc.array(valueFor(group, s.items, depth + 1), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) }).map((a) => (s.uniqueItems ? [...new Set(a.map((v) => JSON.stringify(v)))].map((v) => JSON.parse(v)) : a)));
+    choices.push(
+      fc
+        .array(valueFor(group, s.items, depth + 1), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) })
+        .map((a) => (s.uniqueItems ? [...new Set(a.map((v) => JSON.stringify(v)))].map((v) => JSON.parse(v)) : a)),
+    );
   }
-  if (types.includes('object') || s.properties) choices.push(fc.constant(sample(s as never, { skipReadOnly: true, enablePatterns: true, quiet: true }, doc)));
+  if (types.includes('object') || s.properties)
+    choices.push(fc.constant(sample(s as never, { skipReadOnly: true, enablePatterns: true, quiet: true }, doc)));
   return choices.length ? fc.oneof(...choices) : fc.constant(sample(s as never, { skipReadOnly: true, quiet: true }, doc));
 }
 
@@ -86,7 +106,9 @@ function stringFor(s: Json): fc.Arbitrary<string> {
   const fits = (v: string) => v.length >= min && v.length <= max;
   switch (s.format) {
     case 'date':
-      return fc.date({ min: new Date('1900-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('1900-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'date-time':
       return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
     case 'email':
@@ -140,7 +162,9 @@ type Mutation = { path: string[]; drop: true } | { path: string[]; value: unknow
 /** A copy of the body with one property (at any depth) dropped or replaced; undefined when its parent is absent. */
 function mutated(body: Json, m: Mutation): Json | undefined {
   const copy = structuredClone(body);
-  const parent = m.path.slice(0, -1).reduce<Json | undefined>((node, key) => (node && typeof node[key] === 'object' && node[key] !== null ? node[key] : undefined), copy);
+  const parent = m.path
+    .slice(0, -1)
+    .reduce<Json | undefined>((node, key) => (node && typeof node[key] === 'object' && node[key] !== null ? node[key] : undefined), copy);
   if (!parent) return undefined;
   const key = m.path[m.path.length - 1]!;
   if ('drop' in m) delete parent[key];
@@ -156,7 +180,12 @@ export function validBody(o: ServedOperation, pools: Pools): fc.Arbitrary<unknow
   const paths = propertyPaths(o.group, o.bodySchema!);
   const mutation: fc.Arbitrary<Mutation | undefined> = paths.length
     ? fc.constantFrom(...paths).chain(({ path, schema, required }) =>
-        required ? valueFor(o.group, schema).map((value) => ({ path, value })) : fc.oneof(fc.constant<Mutation>({ path, drop: true }), valueFor(o.group, schema).map((value) => ({ path, value }))),
+        required
+          ? valueFor(o.group, schema).map((value) => ({ path, value }))
+          : fc.oneof(
+              fc.constant<Mutation>({ path, drop: true }),
+              valueFor(o.group, schema).map((value) => ({ path, value })),
+            ),
       )
     : fc.constant(undefined);
   const choices = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })), { minLength: 8, maxLength: 8 });
@@ -170,7 +199,8 @@ export function validBody(o: ServedOperation, pools: Pools): fc.Arbitrary<unknow
     Object.keys(pools).forEach((name, i) => {
       const [pick, keep] = picks[i % picks.length]!;
       const pool = pools[name]!;
-      if (name in body && keep !== 0) keepIfValid({ ...body, [name]: typeof body[name] === 'string' ? String(pool[pick % pool.length]) : pool[pick % pool.length] });
+      if (name in body && keep !== 0)
+        keepIfValid({ ...body, [name]: typeof body[name] === 'string' ? String(pool[pick % pool.length]) : pool[pick % pool.length] });
     });
     return body;
   });

@@ -9,8 +9,8 @@ import {
   type Credentials,
 } from '../../client/create-clients.js';
 import type { Fetch } from '../../client/authenticated-fetch.js';
-import type { Group } from '../../scripts/groups.js';
-import { operationsOf } from '../contract/bundles.js';
+import type { Group } from '../../generated/index.js';
+import { operationsOf } from '../support/contract.js';
 import { exampleRequest, isSecured, type OperationRef } from './operation-requests.js';
 
 /** What the mock suite calls on every client: openapi-fetch's generic `request`, untyped by design here. */

@@ -9,12 +9,20 @@ import { routes as counterpartyRoutes } from '../../generated/counterparty/route
 import { routes as merchantRoutes } from '../../generated/merchant/routes.js';
 import { routes as partnerRoutes } from '../../generated/partner/routes.js';
 import { routes as platformRoutes } from '../../generated/platform/routes.js';
-import { groups, type Group } from '../../scripts/groups.js';
+import { groups, type Group } from '../../generated/index.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock-servers.js';
-import { bundles, operationsOf, resolve, validatorAt, type Json } from '../contract/bundles.js';
-import { freePortBase } from './free-ports.js';
+import { bundles, operationsOf, resolve, validatorAt, type Json } from '../support/contract.js';
+import { freePortRange } from '../../scripts/free-ports.js';
 import { clientFor, exampleCredentials, withoutToken, type AnyClient } from './group-clients.js';
-import { documentedResponse, exampleRequest, follow, invalidBody, isSecured, successStatus, type OperationRef } from './operation-requests.js';
+import {
+  documentedResponse,
+  exampleRequest,
+  follow,
+  invalidBody,
+  isSecured,
+  successStatus,
+  type OperationRef,
+} from './operation-requests.js';
 
 const routeTables: Record<Group, readonly { method: string; path: string; operationId: string }[]> = {
   merchant: merchantRoutes,
@@ -28,7 +36,7 @@ let mocks: RunningMocks | undefined;
 const prismOutput: string[] = [];
 
 beforeAll(async () => {
-  mocks = await startMocks({ portBase: await freePortBase(groups.length), onLine: (g, line) => prismOutput.push(`[${g}] ${line}`) });
+  mocks = await startMocks({ portBase: await freePortRange(groups.length), onLine: (g, line) => prismOutput.push(`[${g}] ${line}`) });
 }, 120_000);
 afterAll(async () => {
   await mocks?.stop();
@@ -43,7 +51,10 @@ const clients = new Map<Group, AnyClient>();
 /** One credentialed client per group, so its token is fetched from the mock once and reused. */
 function clientWithCredentials(group: Group): AnyClient {
   let client = clients.get(group);
-  if (!client) clients.set(group, (client = clientFor(group, urlOf(group), { credentials: exampleCredentials(group) })));
+  if (!client) {
+    client = clientFor(group, urlOf(group), { credentials: exampleCredentials(group) });
+    clients.set(group, client);
+  }
   return client;
 }
 
@@ -58,7 +69,9 @@ function expectDocumented(ref: OperationRef, response: Response, body: unknown):
   expect(content, `${describeOp(ref)} ${response.status} does not document ${mediaType(response)}`).toBeDefined();
   const validate = validatorAt(ref.group, content!.schemaPointer);
   const valid = validate(body);
-  expect(valid, `${describeOp(ref)} ${response.status} body ${JSON.stringify(body)} is not valid: ${JSON.stringify(validate.errors)}`).toBe(true);
+  expect(valid, `${describeOp(ref)} ${response.status} body ${JSON.stringify(body)} is not valid: ${JSON.stringify(validate.errors)}`).toBe(
+    true,
+  );
 }
 
 function expectProblem(ref: OperationRef, response: Response, body: unknown): void {
@@ -109,7 +122,10 @@ describe.each(groups)('the %s mock', (group) => {
     const invalid = invalidBody(ref, ref.op.requestBody ? exampleRequest(ref).body : undefined);
     if (invalid) {
       it(`refuses the example body ${invalid.change} with a 4xx problem`, async () => {
-        const { error, response } = await clientWithCredentials(group).request(ref.method, ref.path, { ...exampleRequest(ref), body: invalid.body });
+        const { error, response } = await clientWithCredentials(group).request(ref.method, ref.path, {
+          ...exampleRequest(ref),
+          body: invalid.body,
+        });
         expectProblem(ref, response, error);
       });
     }
@@ -133,10 +149,13 @@ describe('the docs quick start', () => {
   function requestExamples(ref: OperationRef): unknown[] {
     const [rb] = follow(ref.group, ref.op.requestBody, '');
     const content: Json = rb?.content?.['application/json'] ?? {};
-    return [...('example' in content ? [content.example] : []), ...Object.values<Json>(content.examples ?? {}).map((e) => follow(ref.group, e, '')[0].value)];
+    return [
+      ...('example' in content ? [content.example] : []),
+      ...Object.values<Json>(content.examples ?? {}).map((e) => follow(ref.group, e, '')[0].value),
+    ];
   }
 
-  it('runs against the mocks and sends only the contract\'s example bodies', async () => {
+  it("runs against the mocks and sends only the contract's example bodies", async () => {
     const sent: { group: Group; method: string; pathname: string; body: unknown }[] = [];
     const realFetch = globalThis.fetch;
     const groupOfOrigin = new Map(groups.map((g) => [new URL(urlOf(g)).origin, g] as const));
@@ -144,7 +163,12 @@ describe('the docs quick start', () => {
       const request = new Request(input, init);
       const url = new URL(request.url);
       const text = await request.clone().text();
-      sent.push({ group: groupOfOrigin.get(url.origin)!, method: request.method, pathname: url.pathname, body: text ? JSON.parse(text) : undefined });
+      sent.push({
+        group: groupOfOrigin.get(url.origin)!,
+        method: request.method,
+        pathname: url.pathname,
+        body: text ? JSON.parse(text) : undefined,
+      });
       return realFetch(request);
     });
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -174,7 +198,13 @@ describe('the docs quick start', () => {
   it.each(webhookExamples)('receives the %s example, unsigned and signed', async (_name, payload) => {
     const body = JSON.stringify(payload);
     const unsigned = await handlePayoutWebhook(body, new Headers());
-    expect(unsigned).toContain(payload.state === 'completed' ? payload.amount : payload.state === 'failed' || payload.state === 'cancelled' ? 'not paid' : payload.state);
+    expect(unsigned).toContain(
+      payload.state === 'completed'
+        ? payload.amount
+        : payload.state === 'failed' || payload.state === 'cancelled'
+          ? 'not paid'
+          : payload.state,
+    );
 
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const timestamp = Math.floor(Date.now() / 1000);

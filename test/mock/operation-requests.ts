@@ -1,7 +1,7 @@
 // Requests built from the contract's own examples, and where to find what a response must look like: the
 // mock suite sends these through the generated clients and checks the answers against the same bundle.
-import type { Group } from '../../scripts/groups.js';
-import { bundles, resolve, type Json } from '../contract/bundles.js';
+import type { Group } from '../../generated/index.js';
+import { bundles, resolve, type Json } from '../support/contract.js';
 
 export interface OperationRef {
   group: Group;

@@ -11,15 +11,16 @@ import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { openStore, type Store } from '../../server/store/database.js';
 import { bankAccount, individual } from '../support/merchants.js';
+import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createMerchantWithCli } from './admin-cli.js';
 import { deliveredEvents, duplicates, isSubsequence, statesByPayout } from './delivered-events.js';
 import { startPayoutLoad, type PayoutLoad } from './payout-load.js';
 import { killAll, startServerProcess } from './server-process.js';
-import { sleep, waitUntil } from './wait-until.js';
+import { waitUntil } from './wait-until.js';
 
-// One payee per sandbox outcome, paid in turn (server/payouts/sandbox-test-accounts.json).
+// One payee per sandbox outcome, paid in turn (server/rails/sandbox-test-accounts.json).
 const accounts = [
   { number: '000123456789', final: 'completed', states: ['created', 'processing', 'sent', 'completed'] },
   { number: '000111110002', final: 'failed', states: ['created', 'processing', 'failed'] }, // invalid_account at processing
@@ -70,16 +71,20 @@ describe.each(stores)('crash and restart on $name', (kind) => {
     });
     const downtimesMs: number[] = [];
     const failures: string[][] = [];
+    const awaitAccepted = async (more: number, what: string) => {
+      const target = load!.accepted.length + more;
+      await waitUntil(`${target} payouts are accepted ${what}`, async () => load!.accepted.length >= target, 30_000, 10);
+    };
+    let lastKilledAt = 0;
     for (let crash = 0; crash < crashes; crash++) {
-      const target = load.accepted.length + acceptedBetweenKills;
-      await waitUntil(`${target} payouts are accepted`, async () => load!.accepted.length >= target, 30_000, 10);
+      await awaitAccepted(acceptedBetweenKills, `before kill ${crash + 1}`);
       await server.kill('SIGKILL');
       failures.push(server.failures);
-      const killedAt = Date.now();
+      lastKilledAt = Date.now();
       server = await startServerProcess(env, server.port);
-      downtimesMs.push(Date.now() - killedAt);
+      downtimesMs.push(Date.now() - lastKilledAt);
     }
-    await sleep(1500); // the load goes on against the restarted server
+    await awaitAccepted(acceptedBetweenKills, 'by the restarted server'); // the load goes on against it
     const result = await load.stop();
 
     // The load ran through the crashes: some requests found no server, none got a wrong answer.
@@ -91,7 +96,9 @@ describe.each(stores)('crash and restart on $name', (kind) => {
     const q = store.db;
     await waitUntil(
       'every payout in the store is final',
-      async () => (await q.selectFrom('payouts').select('reference').where('status', 'not in', ['completed', 'failed']).limit(1).execute()).length === 0,
+      async () =>
+        (await q.selectFrom('payouts').select('reference').where('status', 'not in', ['completed', 'failed']).limit(1).execute()).length ===
+        0,
       60_000,
     );
     // Every accepted payout, read through the API of the restarted server: there, and final as its account says.
@@ -101,38 +108,50 @@ describe.each(stores)('crash and restart on $name', (kind) => {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         for (let p = queue.shift(); p; p = queue.shift()) {
-          const payout = await unwrap(client.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: p.reference } } }));
+          const payout = await unwrap(
+            client.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: p.reference } } }),
+          );
           finals.set(p.reference, payout.Status);
         }
       }),
     );
     for (const p of result.accepted) expect(finals.get(p.reference), p.reference).toBe(accountOf(p.index).final);
 
-    // In the store, each payout (accepted or not: a creation answered just before a kill may be lost to
-    // the client only) has exactly its expected sequence of events.
+    // Nothing more is sent once every event is dispatched and the restarted server has recorded the answers to
+    // its deliveries (a claim from before the last kill may be a killed process's, never answered).
     await waitUntil(
-      'the dispatcher has taken every event',
-      async () => (await q.selectFrom('payout_events').select('id').where('dispatched_at', 'is', null).limit(1).execute()).length === 0,
+      'every event is dispatched and every delivery of the restarted server has its answer recorded',
+      async () => (await unsettled(store!, { claimedSince: lastKilledAt })).length === 0,
       60_000,
     );
-    await sleep(300); // the last deliveries' answers are recorded
-    const payouts = await q.selectFrom('payouts').innerJoin('payee_accounts', 'payee_accounts.id', 'payouts.account_id').select(['payouts.reference', 'payee_accounts.account_number']).execute();
+    // In the store, each payout (accepted or not: a creation answered just before a kill may be lost to
+    // the client only) has exactly its expected sequence of events.
+    const payouts = await q
+      .selectFrom('payouts')
+      .innerJoin('payee_accounts', 'payee_accounts.id', 'payouts.account_id')
+      .select(['payouts.reference', 'payee_accounts.account_number'])
+      .execute();
     const events = await q.selectFrom('payout_events').select(['id', 'payout_reference', 'state']).orderBy('id').execute();
     const deliveries = await q.selectFrom('webhook_deliveries').select(['event_id', 'outcome']).execute();
     const storedStates = statesByPayout(events.map((e) => ({ payout: e.payout_reference, state: e.state })));
-    for (const { reference, account_number } of payouts) expect(storedStates.get(reference), reference).toEqual(expectedStates.get(account_number!));
+    for (const { reference, account_number } of payouts)
+      expect(storedStates.get(reference), reference).toEqual(expectedStates.get(account_number!));
     expect(payouts.length).toBeGreaterThanOrEqual(result.accepted.length);
 
     // Webhooks: nothing twice, nothing out of order, and a missing one only if it was in flight at a kill.
     const received = deliveredEvents(receiver!.deliveries);
     expect(duplicates(received)).toEqual([]);
     const receivedStates = statesByPayout(received);
-    for (const [reference, states] of receivedStates) expect(isSubsequence(states, storedStates.get(reference) ?? []), `${reference}: ${states}`).toBe(true);
+    for (const [reference, states] of receivedStates)
+      expect(isSubsequence(states, storedStates.get(reference) ?? []), `${reference}: ${states}`).toBe(true);
     const outcomeOf = new Map(deliveries.map((d) => [Number(d.event_id), d.outcome]));
     const got = new Set(received.map((e) => `${e.payout}:${e.state}`));
     const lost = events.filter((e) => !got.has(`${e.payout_reference}:${e.state}`));
     // Unrecorded deliveries stay `sending` until the dispatcher's sweep marks them `unknown` (after a minute).
-    for (const e of lost) expect(['sending', 'unknown'], `event ${e.id} (${e.payout_reference} ${e.state}) was never delivered`).toContain(outcomeOf.get(Number(e.id)));
+    for (const e of lost)
+      expect(['sending', 'unknown'], `event ${e.id} (${e.payout_reference} ${e.state}) was never delivered`).toContain(
+        outcomeOf.get(Number(e.id)),
+      );
     expect(deliveries).toHaveLength(events.length);
     expect(deliveries.filter((d) => !['delivered', 'sending', 'unknown'].includes(d.outcome))).toEqual([]);
 

@@ -2,9 +2,9 @@
 // over the given clients in turn, bounded both in count (maxPayouts) and in time (maxMs). Records every
 // payout the service accepted (202) and counts what else happened, so a test can tell a refused
 // connection (the server is down) from a wrong answer.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { MerchantClient } from '../../client/create-clients.js';
 import type { components } from '../../generated/merchant/schema.js';
-import { sleep } from './wait-until.js';
 
 type PayoutCreateRequest = components['schemas']['PayoutCreateRequest'];
 
@@ -60,7 +60,7 @@ export function startPayoutLoad(options: PayoutLoadOptions): PayoutLoad {
         else result.otherAnswers[response.status] = (result.otherAnswers[response.status] ?? 0) + 1;
       } catch {
         result.connectionErrors++;
-        await sleep(50); // the server is down: try again shortly, as a client with a retry policy would
+        await pause(50); // the server is down: try again shortly, as a client with a retry policy would
       }
     }
   };

@@ -10,6 +10,7 @@ import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { openStore, type Store } from '../../server/store/database.js';
 import { bankAccount, individual } from '../support/merchants.js';
+import { unsettled } from '../support/settled-events.js';
 import { postgresAvailable, stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createMerchantWithCli } from './admin-cli.js';
@@ -22,7 +23,9 @@ const payoutCount = 1000;
 const expectedStates = ['created', 'processing', 'sent', 'completed'];
 const postgres = stores.find((kind) => kind.name === 'postgres');
 
-const title = postgresAvailable ? 'scale out: two instances on one PostgreSQL' : 'scale out (skipped: needs PostgreSQL, set TEST_DATABASE_URL)';
+const title = postgresAvailable
+  ? 'scale out: two instances on one PostgreSQL'
+  : 'scale out (skipped: needs PostgreSQL, set TEST_DATABASE_URL)';
 
 describe.skipIf(!postgresAvailable)(title, () => {
   let db: { url: string; drop(): Promise<void> } | undefined;
@@ -48,7 +51,9 @@ describe.skipIf(!postgresAvailable)(title, () => {
     const instances: ServerProcess[] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     const merchant = await createMerchantWithCli(db!.url, 'Scale Out Co');
     // Each client takes its token from the other instance, as behind a load balancer: both must accept both's tokens.
-    const [a, b] = instances.map((instance, i) => createMerchantClient({ baseUrl: instance.baseUrl, authUrl: instances[1 - i]!.baseUrl, credentials: merchant }));
+    const [a, b] = instances.map((instance, i) =>
+      createMerchantClient({ baseUrl: instance.baseUrl, authUrl: instances[1 - i]!.baseUrl, credentials: merchant }),
+    );
     await unwrap(a!.POST('/v1/webhooks', { body: { url: receiver!.url } }));
     const payee = await unwrap(b!.POST('/v1/payees', { body: individual }));
     await unwrap(a!.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount('000123456789') }));
@@ -71,7 +76,14 @@ describe.skipIf(!postgresAvailable)(title, () => {
     const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
     await waitUntil(
       `all ${payoutCount} payouts complete`,
-      async () => (await count(q.selectFrom('payouts').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'completed').executeTakeFirstOrThrow())) === payoutCount,
+      async () =>
+        (await count(
+          q
+            .selectFrom('payouts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('status', '=', 'completed')
+            .executeTakeFirstOrThrow(),
+        )) === payoutCount,
       60_000,
       200,
     );
@@ -79,13 +91,33 @@ describe.skipIf(!postgresAvailable)(title, () => {
     await waitUntil(
       `all ${eventCount} deliveries are recorded as delivered`,
       async () =>
-        (await count(q.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('outcome', '=', 'delivered').executeTakeFirstOrThrow())) >= eventCount &&
-        (await count(q.selectFrom('payout_events').select((eb) => eb.fn.countAll().as('n')).where('dispatched_at', 'is', null).executeTakeFirstOrThrow())) === 0,
+        (await count(
+          q
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('outcome', '=', 'delivered')
+            .executeTakeFirstOrThrow(),
+        )) >= eventCount &&
+        (await count(
+          q
+            .selectFrom('payout_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('dispatched_at', 'is', null)
+            .executeTakeFirstOrThrow(),
+        )) === 0,
       60_000,
       200,
     );
     await receiver!.waitFor(eventCount, undefined, 10_000);
-    await new Promise((r) => setTimeout(r, 500)); // time for a second copy of anything to arrive
+    // Settled on both instances before looking for a second copy of anything: every event dispatched, every
+    // delivery's answer recorded, and each instance's log line of every POST it made read here.
+    const deliveredBy = () => instances.map((instance) => instance.logged.get('webhook delivery') ?? 0);
+    await waitUntil(
+      'every event is settled on both instances',
+      async () => (await unsettled(store!)).length === 0 && deliveredBy()[0]! + deliveredBy()[1]! >= eventCount,
+      30_000,
+      100,
+    );
 
     // Transitions: one event row per (payout, state), each payout's states in order.
     const payouts = await q.selectFrom('payouts').select(['reference', 'status']).execute();
@@ -120,14 +152,16 @@ describe.skipIf(!postgresAvailable)(title, () => {
     for (const [reference, states] of receivedStates) expect([...states].sort(), reference).toEqual([...expectedStates].sort());
 
     // Both instances delivered: the exactly-once above held while they competed for the same rows.
-    const deliveredBy = instances.map((instance) => instance.logged.get('webhook delivery') ?? 0);
-    expect(deliveredBy.every((n) => n > 0), `deliveries per instance: ${deliveredBy}`).toBe(true);
-    expect(deliveredBy[0]! + deliveredBy[1]!).toBe(eventCount);
+    const sentBy = deliveredBy();
+    expect(
+      sentBy.every((n) => n > 0),
+      `deliveries per instance: ${sentBy}`,
+    ).toBe(true);
+    expect(sentBy[0]! + sentBy[1]!).toBe(eventCount);
     expect(instances.flatMap((instance) => instance.failures)).toEqual([]);
     console.log(
       `scale out: ${payoutCount} payouts created in ${result.elapsedMs} ms through 2 instances; ${events.length} events, ` +
-        `${received.length} deliveries (instance A sent ${deliveredBy[0]}, B ${deliveredBy[1]})`,
+        `${received.length} deliveries (instance A sent ${sentBy[0]}, B ${sentBy[1]})`,
     );
   });
 });
-

@@ -39,7 +39,15 @@ function waitForExit(child: ChildProcess): Promise<void> {
 export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutMs = 45_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -53,7 +61,10 @@ export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutM
   const logged = new Map<string, number>();
   const failures: string[] = [];
   const listening = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not listen within ${startTimeoutMs} ms:\n${stderr.join('\n')}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not listen within ${startTimeoutMs} ms:\n${stderr.join('\n')}`)),
+      startTimeoutMs,
+    );
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`the server exited (${signal ?? code}) before listening:\n${stderr.join('\n')}`));

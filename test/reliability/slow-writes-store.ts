@@ -1,20 +1,34 @@
 // A PostgreSQL store whose writes to one table reach the database late, as over a slow link or a busy
-// server: the real pg pool and the real database, with a pause before each matching INSERT. Lets a test
-// make one instance's write land after another instance's, deterministically.
+// server: the real pg pool and the real database, with each matching INSERT held until the test lets it
+// through. Lets a test make one instance's write land after another instance's, deterministically.
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Store } from '../../server/store/database.js';
 import type { Database } from '../../server/store/schema.js';
-import { sleep } from './wait-until.js';
 
-export function storeWithSlowInserts(url: string, table: string, delayMs: number): Store {
+export interface LateInserts {
+  store: Store;
+  /** Resolves once an INSERT into the table is held: the store's owner is writing. */
+  held: Promise<void>;
+  /** Lets the held INSERT (and every later one) through. */
+  release(): void;
+}
+
+export function storeWithLateInserts(url: string, table: string): LateInserts {
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const slow: PostgresPool = {
+  const late: PostgresPool = {
     async connect() {
       const client = await pool.connect();
       const wrapped = {
         async query(text: string, parameters: ReadonlyArray<unknown>) {
-          if (text.startsWith(`insert into "${table}"`)) await sleep(delayMs);
+          if (text.startsWith(`insert into "${table}"`)) {
+            reached();
+            await released;
+          }
           return client.query(text, parameters as unknown[]);
         },
         release: () => client.release(),
@@ -23,6 +37,10 @@ export function storeWithSlowInserts(url: string, table: string, delayMs: number
     },
     end: () => pool.end(),
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: slow }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: late }) });
+  const close = () => {
+    release(); // a test that failed before letting it through still closes
+    return db.destroy();
+  };
+  return { store: { db, dialect: 'postgres', close }, held, release };
 }

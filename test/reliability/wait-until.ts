@@ -6,5 +6,3 @@ export async function waitUntil(what: string, condition: () => Promise<boolean>,
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -7,9 +7,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
-import { servedOperations } from './operations.js';
-import { problemType, send, type Answer, type Call } from './requests.js';
-import { loopbackResolver, newTenant, type Tenant } from './tenant.js';
+import { servedOperations } from '../support/operations.js';
+import { problemType, send, type Answer, type Call } from '../support/requests.js';
+import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 
 interface Case {
   group: string;
@@ -25,10 +25,25 @@ interface Case {
 }
 
 const address = { addressLine: '1 Intruder Way', state: 'NY', city: 'New York', country: 'US', postalCode: '10001' };
-const bankAccount = { type: 'BANK_ACCOUNT', accountHolderName: 'Intruder', bankName: 'First Hudson Bank', routingNumber: '021000021', accountNumber: '999988887777', accountType: 'CHECKINGS', Currency: 'USD' };
+const bankAccount = {
+  type: 'BANK_ACCOUNT',
+  accountHolderName: 'Intruder',
+  bankName: 'First Hudson Bank',
+  routingNumber: '021000021',
+  accountNumber: '999988887777',
+  accountType: 'CHECKINGS',
+  Currency: 'USD',
+};
 const usAddress = { line1: '1 Intruder Way', line2: null, city: 'New York', state: 'NY', postalCode: '10001', countryCode: 'US' };
 const recipientAch = { accountNumber: '999988887777', bankAccountType: 'CHECKING', routingNumber: '021000021' };
-const recipient = (merchantId: number, extra: object = {}) => ({ email: 'x@example.com', name: 'Intruder Recipient', type: 'INDIVIDUAL', merchantId, ach: recipientAch, ...extra });
+const recipient = (merchantId: number, extra: object = {}) => ({
+  email: 'x@example.com',
+  name: 'Intruder Recipient',
+  type: 'INDIVIDUAL',
+  merchantId,
+  ach: recipientAch,
+  ...extra,
+});
 const wireRecipient = (merchantId: number) => ({
   email: 'x@example.com',
   name: 'Intruder Wire',
@@ -36,69 +51,392 @@ const wireRecipient = (merchantId: number) => ({
   type: 'BUSINESS',
   paymentMethodType: 'DOMESTIC_WIRE',
   merchantId,
-  wire: { type: 'DOMESTIC', beneficiaryFIIdType: 'ABA', receiverRoutingNumber: '026009593', beneficiaryFIName: 'Bank', beneficiaryAccountNumber: '999988887777', address: { line1: '1 Way', city: 'Seattle', state: 'WA', postalCode: '98101', countryCode: 'US', type: 'BUSINESS' } },
+  wire: {
+    type: 'DOMESTIC',
+    beneficiaryFIIdType: 'ABA',
+    receiverRoutingNumber: '026009593',
+    beneficiaryFIName: 'Bank',
+    beneficiaryAccountNumber: '999988887777',
+    address: { line1: '1 Way', city: 'Seattle', state: 'WA', postalCode: '98101', countryCode: 'US', type: 'BUSINESS' },
+  },
 });
-const payment = (merchantId: number, payeeId: number, extra: object = {}) => ({ payeeId, amount: 5, currency: 'USD', paymentMethodType: 'STANDARD', description: 'steal', merchantId, ...extra });
+const payment = (merchantId: number, payeeId: number, extra: object = {}) => ({
+  payeeId,
+  amount: 5,
+  currency: 'USD',
+  paymentMethodType: 'STANDARD',
+  description: 'steal',
+  merchantId,
+  ...extra,
+});
 const transfer = (accountId: number, counterpartyId: number) => ({ accountId, counterpartyId, amount: 5, currency: 'USD' });
 const body = (b: (o: Tenant, i: Tenant) => unknown) => (o: Tenant, i: Tenant) => ({ body: b(o, i) });
 
 const cases: Case[] = [
   // Group A: payees, their accounts, payouts and webhooks of another merchant.
-  { group: 'merchant', operationId: 'getPayee', what: "the owner's payee", method: 'GET', path: (o) => `/v1/payees/${o.ids.payee}`, expect: 404 },
-  { group: 'merchant', operationId: 'updatePayee', what: "the owner's payee", method: 'PATCH', path: (o) => `/v1/payees/${o.ids.payee}`, call: body(() => ({ name: 'Hijacked', address })), expect: 404 },
-  { group: 'merchant', operationId: 'listPayeeAccounts', what: "the owner's payee", method: 'GET', path: (o) => `/v1/payees/${o.ids.payee}/accounts`, expect: 404 },
-  { group: 'merchant', operationId: 'createPayeeAccount', what: "the owner's payee", method: 'POST', path: (o) => `/v1/payees/${o.ids.payee}/accounts`, call: body(() => bankAccount), expect: 404 },
-  { group: 'merchant', operationId: 'getPayeeAccount', what: "the owner's payee and account", method: 'GET', path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`, expect: 404 },
-  { group: 'merchant', operationId: 'getPayeeAccount', what: "the owner's account under its own payee", method: 'GET', path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.payeeAccount}`, expect: 404 },
-  { group: 'merchant', operationId: 'updatePayeeAccount', what: "the owner's account", method: 'PATCH', path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`, call: body(() => bankAccount), expect: 404 },
-  { group: 'merchant', operationId: 'updatePayeeAccount', what: "the owner's account under its own payee", method: 'PATCH', path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.payeeAccount}`, call: body(() => bankAccount), expect: 404 },
-  { group: 'merchant', operationId: 'disablePayeeAccount', what: "the owner's account", method: 'DELETE', path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`, expect: 404 },
-  { group: 'merchant', operationId: 'disablePayeeAccount', what: "the owner's account under its own payee", method: 'DELETE', path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.ibanAccount}`, expect: 404 },
-  { group: 'merchant', operationId: 'getPayout', what: "the owner's payout", method: 'GET', path: (o) => `/v1/payouts/${o.ids.payout}`, expect: 404 },
-  { group: 'merchant', operationId: 'cancelPayout', what: "the owner's payout", method: 'POST', path: (o) => `/v1/payouts/${o.ids.payout}/cancel`, expect: 404 },
-  { group: 'merchant', operationId: 'createPayout', what: "a payout to the owner's payee", method: 'POST', path: () => '/v1/payouts', call: body((o) => ({ PayeeId: o.ids.payee, Amount: 5, Currency: 'USD' })), expect: 404 },
-  { group: 'merchant', operationId: 'createPayout', what: "a payout to its own payee into the owner's account", method: 'POST', path: () => '/v1/payouts', call: body((o, i) => ({ PayeeId: i.ids.payee, PayeeAccountId: o.ids.payeeAccount, Amount: 5, Currency: 'USD' })), expect: 404 },
-  { group: 'merchant', operationId: 'listPayouts', what: "payouts to the owner's payee", method: 'GET', path: () => '/v1/payouts', call: (o) => ({ query: { PayeeId: o.ids.payee } }), expect: 'filtered' },
-  { group: 'merchant', operationId: 'listPayees', what: "payees named like the owner's", method: 'POST', path: () => '/v1/payees/list', call: body((o) => ({ name: o.label })), expect: 'filtered' },
+  {
+    group: 'merchant',
+    operationId: 'getPayee',
+    what: "the owner's payee",
+    method: 'GET',
+    path: (o) => `/v1/payees/${o.ids.payee}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'updatePayee',
+    what: "the owner's payee",
+    method: 'PATCH',
+    path: (o) => `/v1/payees/${o.ids.payee}`,
+    call: body(() => ({ name: 'Hijacked', address })),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'listPayeeAccounts',
+    what: "the owner's payee",
+    method: 'GET',
+    path: (o) => `/v1/payees/${o.ids.payee}/accounts`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'createPayeeAccount',
+    what: "the owner's payee",
+    method: 'POST',
+    path: (o) => `/v1/payees/${o.ids.payee}/accounts`,
+    call: body(() => bankAccount),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'getPayeeAccount',
+    what: "the owner's payee and account",
+    method: 'GET',
+    path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'getPayeeAccount',
+    what: "the owner's account under its own payee",
+    method: 'GET',
+    path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.payeeAccount}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'updatePayeeAccount',
+    what: "the owner's account",
+    method: 'PATCH',
+    path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`,
+    call: body(() => bankAccount),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'updatePayeeAccount',
+    what: "the owner's account under its own payee",
+    method: 'PATCH',
+    path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.payeeAccount}`,
+    call: body(() => bankAccount),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'disablePayeeAccount',
+    what: "the owner's account",
+    method: 'DELETE',
+    path: (o) => `/v1/payees/${o.ids.payee}/accounts/${o.ids.payeeAccount}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'disablePayeeAccount',
+    what: "the owner's account under its own payee",
+    method: 'DELETE',
+    path: (o, i) => `/v1/payees/${i.ids.payee}/accounts/${o.ids.ibanAccount}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'getPayout',
+    what: "the owner's payout",
+    method: 'GET',
+    path: (o) => `/v1/payouts/${o.ids.payout}`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'cancelPayout',
+    what: "the owner's payout",
+    method: 'POST',
+    path: (o) => `/v1/payouts/${o.ids.payout}/cancel`,
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'createPayout',
+    what: "a payout to the owner's payee",
+    method: 'POST',
+    path: () => '/v1/payouts',
+    call: body((o) => ({ PayeeId: o.ids.payee, Amount: 5, Currency: 'USD' })),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'createPayout',
+    what: "a payout to its own payee into the owner's account",
+    method: 'POST',
+    path: () => '/v1/payouts',
+    call: body((o, i) => ({ PayeeId: i.ids.payee, PayeeAccountId: o.ids.payeeAccount, Amount: 5, Currency: 'USD' })),
+    expect: 404,
+  },
+  {
+    group: 'merchant',
+    operationId: 'listPayouts',
+    what: "payouts to the owner's payee",
+    method: 'GET',
+    path: () => '/v1/payouts',
+    call: (o) => ({ query: { PayeeId: o.ids.payee } }),
+    expect: 'filtered',
+  },
+  {
+    group: 'merchant',
+    operationId: 'listPayees',
+    what: "payees named like the owner's",
+    method: 'POST',
+    path: () => '/v1/payees/list',
+    call: body((o) => ({ name: o.label })),
+    expect: 'filtered',
+  },
   { group: 'merchant', operationId: 'listWebhooks', what: 'webhooks', method: 'GET', path: () => '/v1/webhooks', expect: 'filtered' },
-  { group: 'merchant', operationId: 'deleteWebhook', what: "the owner's webhook", method: 'DELETE', path: () => '/v1/webhooks', call: (o) => ({ query: { id: o.ids.webhook } }), expect: 404 },
+  {
+    group: 'merchant',
+    operationId: 'deleteWebhook',
+    what: "the owner's webhook",
+    method: 'DELETE',
+    path: () => '/v1/webhooks',
+    call: (o) => ({ query: { id: o.ids.webhook } }),
+    expect: 404,
+  },
 
   // Group B: the same payees and payouts under /payouts.
-  { group: 'platform', operationId: 'getPayee', what: "the owner's payee", method: 'GET', path: (o) => `/payouts/v1/payees/${o.ids.platformPayee}`, expect: 404 },
-  { group: 'platform', operationId: 'createPayout', what: "a payout to the owner's payee", method: 'POST', path: () => '/payouts/v1/payouts', call: body((o) => ({ PayeeId: o.ids.platformPayee, Amount: 5, Currency: 'USD' })), expect: 404 },
-  { group: 'platform', operationId: 'listPayouts', what: "payouts to the owner's payee", method: 'GET', path: () => '/payouts/v1/payouts', call: (o) => ({ query: { PayeeId: o.ids.payee } }), expect: 'filtered' },
-  { group: 'platform', operationId: 'listPayees', what: "payees named like the owner's", method: 'POST', path: () => '/payouts/v1/payees/list', call: body((o) => ({ name: o.label })), expect: 'filtered' },
+  {
+    group: 'platform',
+    operationId: 'getPayee',
+    what: "the owner's payee",
+    method: 'GET',
+    path: (o) => `/payouts/v1/payees/${o.ids.platformPayee}`,
+    expect: 404,
+  },
+  {
+    group: 'platform',
+    operationId: 'createPayout',
+    what: "a payout to the owner's payee",
+    method: 'POST',
+    path: () => '/payouts/v1/payouts',
+    call: body((o) => ({ PayeeId: o.ids.platformPayee, Amount: 5, Currency: 'USD' })),
+    expect: 404,
+  },
+  {
+    group: 'platform',
+    operationId: 'listPayouts',
+    what: "payouts to the owner's payee",
+    method: 'GET',
+    path: () => '/payouts/v1/payouts',
+    call: (o) => ({ query: { PayeeId: o.ids.payee } }),
+    expect: 'filtered',
+  },
+  {
+    group: 'platform',
+    operationId: 'listPayees',
+    what: "payees named like the owner's",
+    method: 'POST',
+    path: () => '/payouts/v1/payees/list',
+    call: body((o) => ({ name: o.label })),
+    expect: 'filtered',
+  },
 
   // Group C: the owner's merchant, partner id, recipients and payments.
-  { group: 'partner', operationId: 'listPartnerMerchants', what: "the owner's partner id", method: 'GET', path: () => '/finance/v1/partner/list', call: (o) => ({ query: { partnerId: o.partnerId } }), expect: 404 },
-  { group: 'partner', operationId: 'createAchRecipient', what: "a recipient of the owner's merchant", method: 'POST', path: () => '/finance/v1/recipient-ach', call: body((o) => recipient(o.merchantId)), expect: 404 },
-  { group: 'partner', operationId: 'createAchRecipient', what: "its own merchant under the owner's partner id", method: 'POST', path: () => '/finance/v1/recipient-ach', call: body((o, i) => recipient(i.merchantId, { partnerId: o.partnerId })), expect: 404 },
-  { group: 'partner', operationId: 'createWireRecipient', what: "a recipient of the owner's merchant", method: 'POST', path: () => '/finance/v1/recipient-wire', call: body((o) => wireRecipient(o.merchantId)), expect: 404 },
-  { group: 'partner', operationId: 'createWireRecipient', what: "its own merchant under the owner's partner id", method: 'POST', path: () => '/finance/v1/recipient-wire', call: body((o, i) => ({ ...wireRecipient(i.merchantId), partnerId: o.partnerId })), expect: 404 },
-  { group: 'partner', operationId: 'listRecipients', what: "the owner's merchant", method: 'GET', path: () => '/finance/v1/payees', call: (o) => ({ query: { MerchantId: o.merchantId } }), expect: 404 },
-  { group: 'partner', operationId: 'listRecipients', what: "the owner's partner id", method: 'GET', path: () => '/finance/v1/payees', call: (o) => ({ query: { PartnerId: o.partnerId } }), expect: 404 },
-  { group: 'partner', operationId: 'listRecipients', what: 'recipients named like the owner', method: 'GET', path: () => '/finance/v1/payees', call: (o) => ({ query: { SearchText: o.label } }), expect: 'filtered' },
-  { group: 'partner', operationId: 'createPaymentRequest', what: "a payment for the owner's merchant", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o) => payment(o.merchantId, o.ids.achRecipient)), expect: 404 },
-  { group: 'partner', operationId: 'createPaymentRequest', what: "a payment from its own merchant to the owner's recipient", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o, i) => payment(i.merchantId, o.ids.achRecipient)), expect: 404 },
-  { group: 'partner', operationId: 'createPaymentRequest', what: "a payment from its own merchant to the owner's group A payee", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o, i) => payment(i.merchantId, o.ids.payee)), expect: 404 },
-  { group: 'partner', operationId: 'createPaymentRequest', what: "its own payment under the owner's partner id", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o, i) => payment(i.merchantId, i.ids.achRecipient, { partnerId: o.partnerId })), expect: 404 },
-  { group: 'partner', operationId: 'searchPartnerTransactions', what: "the owner's merchant", method: 'POST', path: () => '/finance/v1/partner/search_transactions', call: body((o) => ({ merchantId: o.merchantId })), expect: 404 },
-  { group: 'partner', operationId: 'searchPartnerTransactions', what: "the owner's partner id", method: 'POST', path: () => '/finance/v1/partner/search_transactions', call: body((o) => ({ partnerId: o.partnerId })), expect: 404 },
-  { group: 'partner', operationId: 'searchPartnerTransactions', what: "the owner's payment id", method: 'POST', path: () => '/finance/v1/partner/search_transactions', call: body((o) => ({ paymentId: o.ids.partnerPayment })), expect: 'filtered' },
+  {
+    group: 'partner',
+    operationId: 'listPartnerMerchants',
+    what: "the owner's partner id",
+    method: 'GET',
+    path: () => '/finance/v1/partner/list',
+    call: (o) => ({ query: { partnerId: o.partnerId } }),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createAchRecipient',
+    what: "a recipient of the owner's merchant",
+    method: 'POST',
+    path: () => '/finance/v1/recipient-ach',
+    call: body((o) => recipient(o.merchantId)),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createAchRecipient',
+    what: "its own merchant under the owner's partner id",
+    method: 'POST',
+    path: () => '/finance/v1/recipient-ach',
+    call: body((o, i) => recipient(i.merchantId, { partnerId: o.partnerId })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createWireRecipient',
+    what: "a recipient of the owner's merchant",
+    method: 'POST',
+    path: () => '/finance/v1/recipient-wire',
+    call: body((o) => wireRecipient(o.merchantId)),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createWireRecipient',
+    what: "its own merchant under the owner's partner id",
+    method: 'POST',
+    path: () => '/finance/v1/recipient-wire',
+    call: body((o, i) => ({ ...wireRecipient(i.merchantId), partnerId: o.partnerId })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'listRecipients',
+    what: "the owner's merchant",
+    method: 'GET',
+    path: () => '/finance/v1/payees',
+    call: (o) => ({ query: { MerchantId: o.merchantId } }),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'listRecipients',
+    what: "the owner's partner id",
+    method: 'GET',
+    path: () => '/finance/v1/payees',
+    call: (o) => ({ query: { PartnerId: o.partnerId } }),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'listRecipients',
+    what: 'recipients named like the owner',
+    method: 'GET',
+    path: () => '/finance/v1/payees',
+    call: (o) => ({ query: { SearchText: o.label } }),
+    expect: 'filtered',
+  },
+  {
+    group: 'partner',
+    operationId: 'createPaymentRequest',
+    what: "a payment for the owner's merchant",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o) => payment(o.merchantId, o.ids.achRecipient)),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createPaymentRequest',
+    what: "a payment from its own merchant to the owner's recipient",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o, i) => payment(i.merchantId, o.ids.achRecipient)),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createPaymentRequest',
+    what: "a payment from its own merchant to the owner's group A payee",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o, i) => payment(i.merchantId, o.ids.payee)),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'createPaymentRequest',
+    what: "its own payment under the owner's partner id",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o, i) => payment(i.merchantId, i.ids.achRecipient, { partnerId: o.partnerId })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'searchPartnerTransactions',
+    what: "the owner's merchant",
+    method: 'POST',
+    path: () => '/finance/v1/partner/search_transactions',
+    call: body((o) => ({ merchantId: o.merchantId })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'searchPartnerTransactions',
+    what: "the owner's partner id",
+    method: 'POST',
+    path: () => '/finance/v1/partner/search_transactions',
+    call: body((o) => ({ partnerId: o.partnerId })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'searchPartnerTransactions',
+    what: "the owner's payment id",
+    method: 'POST',
+    path: () => '/finance/v1/partner/search_transactions',
+    call: body((o) => ({ paymentId: o.ids.partnerPayment })),
+    expect: 'filtered',
+  },
 
   // Group D: the owner's business, accounts and counterparties, alone or mixed with the intruder's own.
-  { group: 'banking', operationId: 'getBusiness', what: "the owner's business", method: 'GET', path: (o) => `/finance/api/v1/business/${o.ids.business}`, expect: 404 },
-  { group: 'banking', operationId: 'createIdentityVerification', what: "the owner's business", method: 'POST', path: () => '/finance/api/v1/identity-verification', call: body((o) => ({ businessId: o.ids.business, subject: 'BUSINESS' })), expect: 404 },
+  {
+    group: 'banking',
+    operationId: 'getBusiness',
+    what: "the owner's business",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/business/${o.ids.business}`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'createIdentityVerification',
+    what: "the owner's business",
+    method: 'POST',
+    path: () => '/finance/api/v1/identity-verification',
+    call: body((o) => ({ businessId: o.ids.business, subject: 'BUSINESS' })),
+    expect: 404,
+  },
   {
     group: 'banking',
     operationId: 'createBankingCounterparty',
     what: "the owner's business",
     method: 'POST',
     path: () => '/finance/api/v1/counterparty',
-    call: body((o) => ({ businessId: o.ids.business, name: 'Intruder Inc.', type: 'BUSINESS', address: usAddress, ach: { routingNumber: '021000021', accountNumber: '999988887777', accountType: 'CHECKING' } })),
+    call: body((o) => ({
+      businessId: o.ids.business,
+      name: 'Intruder Inc.',
+      type: 'BUSINESS',
+      address: usAddress,
+      ach: { routingNumber: '021000021', accountNumber: '999988887777', accountType: 'CHECKING' },
+    })),
     expect: 404,
   },
-  { group: 'banking', operationId: 'createAccount', what: "the owner's business", method: 'POST', path: (o) => `/finance/api/v1/account/${o.ids.business}`, call: body(() => ({ accountName: 'Mine now' })), expect: 404 },
+  {
+    group: 'banking',
+    operationId: 'createAccount',
+    what: "the owner's business",
+    method: 'POST',
+    path: (o) => `/finance/api/v1/account/${o.ids.business}`,
+    call: body(() => ({ accountName: 'Mine now' })),
+    expect: 404,
+  },
   {
     group: 'banking',
     operationId: 'createAccount',
@@ -108,21 +446,84 @@ const cases: Case[] = [
     call: body((o) => ({ accountName: 'Siphon', fundingAccountNumber: o.accountNumbers.operating })),
     expect: 422,
   },
-  { group: 'banking', operationId: 'getAccountBalance', what: "the owner's account", method: 'GET', path: (o) => `/finance/api/v1/account/${o.ids.account}/balance`, expect: 404 },
+  {
+    group: 'banking',
+    operationId: 'getAccountBalance',
+    what: "the owner's account",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/account/${o.ids.account}/balance`,
+    expect: 404,
+  },
   ...(['ach/pull', 'ach/push', 'wire/domestic'] as const).flatMap((rail): Case[] => {
     const operationId = { 'ach/pull': 'createAchPull', 'ach/push': 'createAchPush', 'wire/domestic': 'createDomesticWire' }[rail];
     const counterparty = (t: Tenant) => (rail === 'wire/domestic' ? t.ids.abaCounterparty : t.ids.achCounterparty);
     const path = () => `/finance/api/v1/transaction/${rail}`;
     return [
-      { group: 'banking', operationId, what: "the owner's account and counterparty", method: 'POST', path, call: body((o) => transfer(o.ids.account, counterparty(o))), expect: 404 },
-      { group: 'banking', operationId, what: "its own account with the owner's counterparty", method: 'POST', path, call: body((o, i) => transfer(i.ids.account, counterparty(o))), expect: 404 },
-      { group: 'banking', operationId, what: "the owner's account with its own counterparty", method: 'POST', path, call: body((o, i) => transfer(o.ids.account, counterparty(i))), expect: 404 },
+      {
+        group: 'banking',
+        operationId,
+        what: "the owner's account and counterparty",
+        method: 'POST',
+        path,
+        call: body((o) => transfer(o.ids.account, counterparty(o))),
+        expect: 404,
+      },
+      {
+        group: 'banking',
+        operationId,
+        what: "its own account with the owner's counterparty",
+        method: 'POST',
+        path,
+        call: body((o, i) => transfer(i.ids.account, counterparty(o))),
+        expect: 404,
+      },
+      {
+        group: 'banking',
+        operationId,
+        what: "the owner's account with its own counterparty",
+        method: 'POST',
+        path,
+        call: body((o, i) => transfer(o.ids.account, counterparty(i))),
+        expect: 404,
+      },
     ];
   }),
-  { group: 'banking', operationId: 'createInternationalWire', what: "its own account with the owner's counterparty", method: 'POST', path: () => '/finance/api/v1/transaction/wire/international', call: body((o, i) => ({ ...transfer(i.ids.account, o.ids.bicCounterparty), purposeOfPayment: 'GOODS' })), expect: 404 },
-  { group: 'banking', operationId: 'createInternationalWire', what: "the owner's account with its own counterparty", method: 'POST', path: () => '/finance/api/v1/transaction/wire/international', call: body((o, i) => ({ ...transfer(o.ids.account, i.ids.bicCounterparty), purposeOfPayment: 'GOODS' })), expect: 404 },
-  { group: 'banking', operationId: 'createInternalTransfer', what: "from the owner's account into its own", method: 'POST', path: () => '/finance/api/v1/transaction/internal/transfer', call: body((o, i) => ({ accountId: o.ids.account, toAccountId: i.ids.account, amount: 5, currency: 'USD' })), expect: 404 },
-  { group: 'banking', operationId: 'createInternalTransfer', what: "from its own account into the owner's", method: 'POST', path: () => '/finance/api/v1/transaction/internal/transfer', call: body((o, i) => ({ accountId: i.ids.account, toAccountId: o.ids.account, amount: 5, currency: 'USD' })), expect: 404 },
+  {
+    group: 'banking',
+    operationId: 'createInternationalWire',
+    what: "its own account with the owner's counterparty",
+    method: 'POST',
+    path: () => '/finance/api/v1/transaction/wire/international',
+    call: body((o, i) => ({ ...transfer(i.ids.account, o.ids.bicCounterparty), purposeOfPayment: 'GOODS' })),
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'createInternationalWire',
+    what: "the owner's account with its own counterparty",
+    method: 'POST',
+    path: () => '/finance/api/v1/transaction/wire/international',
+    call: body((o, i) => ({ ...transfer(o.ids.account, i.ids.bicCounterparty), purposeOfPayment: 'GOODS' })),
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'createInternalTransfer',
+    what: "from the owner's account into its own",
+    method: 'POST',
+    path: () => '/finance/api/v1/transaction/internal/transfer',
+    call: body((o, i) => ({ accountId: o.ids.account, toAccountId: i.ids.account, amount: 5, currency: 'USD' })),
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'createInternalTransfer',
+    what: "from its own account into the owner's",
+    method: 'POST',
+    path: () => '/finance/api/v1/transaction/internal/transfer',
+    call: body((o, i) => ({ accountId: i.ids.account, toAccountId: o.ids.account, amount: 5, currency: 'USD' })),
+    expect: 404,
+  },
 
   // Group E: counterparties and payments of the owner's merchant.
   {
@@ -131,19 +532,68 @@ const cases: Case[] = [
     what: "a counterparty of the owner's merchant",
     method: 'POST',
     path: () => '/finance/v1/payee',
-    call: body((o) => ({ merchantId: o.merchantId, name: 'Intruder', email: 'x@example.com', PaymentMethodType: 'STANDARD', type: 'INDIVIDUAL', ach: recipientAch })),
+    call: body((o) => ({
+      merchantId: o.merchantId,
+      name: 'Intruder',
+      email: 'x@example.com',
+      PaymentMethodType: 'STANDARD',
+      type: 'INDIVIDUAL',
+      ach: recipientAch,
+    })),
     expect: 404,
   },
-  { group: 'counterparty', operationId: 'createPaymentRequest', what: "a payment to the owner's counterparty", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o) => payment(o.merchantId, o.ids.counterparty)), expect: 404 },
-  { group: 'counterparty', operationId: 'createPaymentRequest', what: "a payment from its own merchant to the owner's counterparty", method: 'POST', path: () => '/finance/v1/payment_request', call: body((o, i) => payment(i.merchantId, o.ids.counterparty)), expect: 404 },
-  { group: 'counterparty', operationId: 'searchTransactions', what: "the owner's merchant as customer", method: 'POST', path: () => '/finance/v1/search_transactions', call: body((o) => ({ customerId: o.merchantId })), expect: 404 },
-  { group: 'counterparty', operationId: 'searchTransactions', what: "the owner's counterparty", method: 'POST', path: () => '/finance/v1/search_transactions', call: body((o) => ({ counterpartyId: o.ids.counterparty })), expect: 'filtered' },
-  { group: 'counterparty', operationId: 'searchTransactions', what: "the owner's payment id", method: 'POST', path: () => '/finance/v1/search_transactions', call: body((o) => ({ paymentId: String(o.ids.counterpartyPayment) })), expect: 'filtered' },
+  {
+    group: 'counterparty',
+    operationId: 'createPaymentRequest',
+    what: "a payment to the owner's counterparty",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o) => payment(o.merchantId, o.ids.counterparty)),
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'createPaymentRequest',
+    what: "a payment from its own merchant to the owner's counterparty",
+    method: 'POST',
+    path: () => '/finance/v1/payment_request',
+    call: body((o, i) => payment(i.merchantId, o.ids.counterparty)),
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'searchTransactions',
+    what: "the owner's merchant as customer",
+    method: 'POST',
+    path: () => '/finance/v1/search_transactions',
+    call: body((o) => ({ customerId: o.merchantId })),
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'searchTransactions',
+    what: "the owner's counterparty",
+    method: 'POST',
+    path: () => '/finance/v1/search_transactions',
+    call: body((o) => ({ counterpartyId: o.ids.counterparty })),
+    expect: 'filtered',
+  },
+  {
+    group: 'counterparty',
+    operationId: 'searchTransactions',
+    what: "the owner's payment id",
+    method: 'POST',
+    path: () => '/finance/v1/search_transactions',
+    call: body((o) => ({ paymentId: String(o.ids.counterpartyPayment) })),
+    expect: 'filtered',
+  },
 ];
 
 /** Whether an operation names an object or a merchant or partner, and so must have a case above. */
 const namesAnObject = (o: (typeof servedOperations)[number]) =>
-  o.caller !== 'none' && (o.parameters.some((p) => p.in === 'path' || /^(merchant|partner|customer)id$/i.test(p.name)) || [...Object.keys(o.bodySchema?.properties ?? {})].some((n) => /^(merchant|partner|customer)id$/i.test(n)));
+  o.caller !== 'none' &&
+  (o.parameters.some((p) => p.in === 'path' || /^(merchant|partner|customer)id$/i.test(p.name)) ||
+    [...Object.keys(o.bodySchema?.properties ?? {})].some((n) => /^(merchant|partner|customer)id$/i.test(n)));
 
 /** Everything the owner can read of its own, as it reads it (the balance's read time left out). */
 async function ownerView(service: RunningService, o: Tenant): Promise<unknown[]> {
@@ -169,9 +619,13 @@ async function ownerView(service: RunningService, o: Tenant): Promise<unknown[]>
 
 async function rowCounts(service: RunningService): Promise<Record<string, number>> {
   const db = service.services.store.db;
-  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_')).sort();
+  const tables = (await db.introspection.getTables())
+    .map((t) => t.name)
+    .filter((n) => !n.startsWith('kysely_'))
+    .sort();
   const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+  for (const table of tables)
+    counts[table] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
   return counts;
 }
 
@@ -199,7 +653,9 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
   });
 
   it('has a case for every operation that names an object, a merchant or a partner', () => {
-    const uncovered = servedOperations.filter(namesAnObject).filter((o) => !cases.some((c) => c.group === o.group && c.operationId === o.operationId));
+    const uncovered = servedOperations
+      .filter(namesAnObject)
+      .filter((o) => !cases.some((c) => c.group === o.group && c.operationId === o.operationId));
     expect(uncovered.map((o) => `${o.group} ${o.operationId}`)).toEqual([]);
   });
 
@@ -217,7 +673,16 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     }
     // Nothing of the owner's comes back, not even in a problem's detail, beyond what the intruder itself sent.
     const sent = path + JSON.stringify(call);
-    const markers = [owner.label, owner.ids.payout, owner.ids.webhook, owner.ids.payeeAccount, owner.ids.ibanAccount, owner.merchantCredentials.clientId, owner.partnerCredentials.clientId, ...owner.sensitive];
+    const markers = [
+      owner.label,
+      owner.ids.payout,
+      owner.ids.webhook,
+      owner.ids.payeeAccount,
+      owner.ids.ibanAccount,
+      owner.merchantCredentials.clientId,
+      owner.partnerCredentials.clientId,
+      ...owner.sensitive,
+    ];
     for (const marker of markers.filter((m) => !sent.includes(m))) expect(answer.text).not.toContain(marker);
   });
 
@@ -231,7 +696,9 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     const missing = await send(service.baseUrl, 'GET', '/v1/payees/999999', { token: intruder.merchantToken });
     const strip = (a: Answer) => ({ ...a.body, detail: a.body.detail.replace(/\d+/g, 'N'), instance: undefined, requestId: undefined });
     expect(strip(foreign)).toEqual(strip(missing));
-    const foreignAccount = await send(service.baseUrl, 'GET', `/finance/api/v1/account/${owner.ids.account}/balance`, { token: intruder.merchantToken });
+    const foreignAccount = await send(service.baseUrl, 'GET', `/finance/api/v1/account/${owner.ids.account}/balance`, {
+      token: intruder.merchantToken,
+    });
     const missingAccount = await send(service.baseUrl, 'GET', '/finance/api/v1/account/999999/balance', { token: intruder.merchantToken });
     expect(strip(foreignAccount)).toEqual(strip(missingAccount));
   });

@@ -6,16 +6,20 @@
 // delivering other merchants' events on time while they misbehave.
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bankAccount, individual } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
+import { unsettled } from '../support/settled-events.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const timeoutMs = 800;
 const hugeBytes = 8 * 1024 * 1024;
 
 /** Hostile receivers: each answers a delivery in its own bad way. Raw TCP where HTTP itself is abused. */
-const hostile: Record<string, { http?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void; tcp?: (socket: Socket) => void }> = {
+const hostile: Record<
+  string,
+  { http?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void; tcp?: (socket: Socket) => void }
+> = {
   silent: { tcp: () => {} },
   trickle: {
     http: (_req, res) => {
@@ -56,7 +60,10 @@ const hostile: Record<string, { http?: (req: import('node:http').IncomingMessage
   interimOnly: { tcp: (socket) => socket.write('HTTP/1.1 100 Continue\r\n\r\n') },
   hangUp: { tcp: (socket) => socket.destroy() },
   redirect: { http: (_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end() },
-  malformedJson: { http: (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "ok", "payout": {"__proto__": {"admin": true}') },
+  malformedJson: {
+    http: (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "ok", "payout": {"__proto__": {"admin": true}'),
+  },
 };
 
 describe('webhook receivers are consumed without trust', () => {
@@ -65,6 +72,8 @@ describe('webhook receivers are consumed without trust', () => {
   const servers: (Server | TcpServer)[] = [];
   const sockets = new Set<Socket>();
   const urls: Record<string, string> = {};
+  /** The hostile receivers a delivery has connected to. */
+  const reached = new Set<string>();
 
   beforeAll(async () => {
     service = await startService(':memory:', { webhookAllowPrivate: true, webhookTimeoutMs: timeoutMs, sandboxStepMs: 0 });
@@ -72,6 +81,7 @@ describe('webhook receivers are consumed without trust', () => {
     for (const [name, behaviour] of Object.entries(hostile)) {
       const server = behaviour.http ? createServer(behaviour.http) : createTcpServer(behaviour.tcp!);
       server.on('connection', (s: Socket) => {
+        reached.add(name);
         sockets.add(s);
         s.on('error', () => {});
         s.on('close', () => sockets.delete(s));
@@ -93,16 +103,19 @@ describe('webhook receivers are consumed without trust', () => {
     for (const url of targets) await service.services.webhooks.create(m.merchantId, { url, events: ['payout.created'] });
     const payee = await service.services.payees.create(m.merchantId, individual);
     await service.services.accounts.create(m.merchantId, payee.id, bankAccount());
-    return { merchantId: m.merchantId, pay: () => service.services.payouts.create(m.merchantId, { PayeeId: payee.id, Amount: 10, Currency: 'USD' }) };
+    return {
+      merchantId: m.merchantId,
+      pay: () => service.services.payouts.create(m.merchantId, { PayeeId: payee.id, Amount: 10, Currency: 'USD' }),
+    };
   }
 
   it('ends every hostile delivery within the timeout, records it, and keeps delivering for others', async () => {
     const victim = await merchantWithWebhooks('Victim', Object.values(urls));
     const other = await merchantWithWebhooks('Other', [`${bystander.url}/other`]);
     const started = Date.now();
-    await victim.pay();
+    const victimPayout = await victim.pay();
     // Another merchant's payout while the hostile receivers hold their connections.
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect([...reached].sort()).toEqual(Object.keys(urls).sort()), { timeout: 10_000, interval: 10 });
     const otherPayout = await other.pay();
     const [delivered] = await bystander.waitFor(1, (d) => d.body.includes(otherPayout.body.PayoutUniqueReference), 10_000);
     const bystanderMs = Date.now() - started;
@@ -110,27 +123,36 @@ describe('webhook receivers are consumed without trust', () => {
     // At worst it waited for the round the hostile receivers were in: never longer than their timeout.
     expect(bystanderMs).toBeLessThan(timeoutMs + 2000);
 
-    const deadline = Date.now() + timeoutMs + 5000;
-    let records;
-    for (;;) {
-      records = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('url', 'in', Object.values(urls)).execute();
-      if (records.length === Object.keys(urls).length && records.every((r) => r.outcome !== 'sending')) break;
-      if (Date.now() > deadline) throw new Error(`hostile deliveries did not settle: ${JSON.stringify(records.map((r) => [r.url, r.outcome, r.error]))}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const store = service.services.store;
+    const hostileRecords = async () => {
+      const records = await store.db.selectFrom('webhook_deliveries').selectAll().where('url', 'in', Object.values(urls)).execute();
+      const settled = records.length === Object.keys(urls).length && records.every((r) => r.outcome !== 'sending');
+      const seen = JSON.stringify(records.map((r) => [r.url, r.outcome, r.error]));
+      if (!settled) throw new Error(`hostile deliveries did not settle: ${seen}`);
+      return records;
+    };
+    const records = await vi.waitFor(hostileRecords, { timeout: timeoutMs + 5000, interval: 25 });
     const byName = Object.fromEntries(records.map((r) => [r.url.split('/').pop()!, r]));
     for (const [name, record] of Object.entries(byName)) {
       expect(record.duration_ms, name).not.toBeNull();
       expect(record.duration_ms!, name).toBeLessThanOrEqual(timeoutMs + 500);
     }
     // Nothing that is not a 2xx answer within the time counts as delivered.
-    for (const name of ['silent', 'trickle', 'endless', 'garbage', 'hugeHeaders', 'interimOnly', 'hangUp', 'redirect']) expect(byName[name]!.outcome, name).toBe('failed');
+    for (const name of ['silent', 'trickle', 'endless', 'garbage', 'hugeHeaders', 'interimOnly', 'hangUp', 'redirect'])
+      expect(byName[name]!.outcome, name).toBe('failed');
     expect(byName.silent!.error).toContain(`no answer within ${timeoutMs} ms`);
     expect(byName.redirect!.status_code).toBe(307);
     // A 2xx is taken at its status: its body is drained unread, however long or broken.
     for (const name of ['huge', 'malformedJson']) expect(byName[name]!.outcome, name).toBe('delivered');
-    // Sent once each, never again: the seed's at-most-once rule holds for hostile receivers too.
-    const count = await service.services.store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('url', 'in', Object.values(urls)).executeTakeFirstOrThrow();
+    // Sent once each, never again: the seed's at-most-once rule holds for hostile receivers too. Counted once
+    // the victim's payout is final and each of its events dispatched, so a late second attempt would be seen.
+    const payouts = [victimPayout.body.PayoutUniqueReference];
+    await vi.waitFor(async () => expect(await unsettled(store, { payouts })).toEqual([]), { timeout: 10_000, interval: 25 });
+    const count = await service.services.store.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('url', 'in', Object.values(urls))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(Object.keys(urls).length);
   });
 

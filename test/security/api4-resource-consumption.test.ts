@@ -5,10 +5,10 @@
 // per-merchant collections are capped (422 limit-reached), and a burst past the per-minute budget gets
 // 429 with Retry-After on every group and on the token operations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validatorAt, type Json } from '../contract/bundles.js';
+import { validatorAt, type Json } from '../support/contract.js';
 import { startService, type RunningService } from '../support/service.js';
-import { distinctOperations, requestExamples, type ServedOperation } from './operations.js';
-import { fill, problemType, send } from './requests.js';
+import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
+import { fill, problemType, send } from '../support/requests.js';
 
 const mebibyte = 1_048_576;
 
@@ -20,7 +20,10 @@ beforeAll(async () => {
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
   await service.services.credentials.link(p.partnerId, m.merchantId);
-  tokens = { merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token, partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token };
+  tokens = {
+    merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
+    partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+  };
 });
 afterAll(() => service.stop());
 
@@ -29,27 +32,43 @@ const withBody = distinctOperations.filter((o) => o.bodyPointer);
 
 describe('request bodies are capped at 1 MiB', () => {
   it.each(withBody.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s answers 413 to a body over the cap', async (_, o) => {
-    const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), { ...auth(o), raw: JSON.stringify({ filler: 'x'.repeat(mebibyte + 10) }) });
+    const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      ...auth(o),
+      raw: JSON.stringify({ filler: 'x'.repeat(mebibyte + 10) }),
+    });
     expect(r.status).toBe(413);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     expect(r.body).toMatchObject({ type: problemType('payload-too-large'), status: 413 });
   });
 
   it('takes a body just under the cap to validation (400, not 413)', async () => {
-    const r = await send(service.baseUrl, 'POST', '/v1/payees', { token: tokens.merchant, raw: JSON.stringify({ name: 'x'.repeat(mebibyte - 100) }) });
+    const r = await send(service.baseUrl, 'POST', '/v1/payees', {
+      token: tokens.merchant,
+      raw: JSON.stringify({ name: 'x'.repeat(mebibyte - 100) }),
+    });
     expect(r.status).toBe(400);
   });
 
   it('caps a form-encoded token request at 16 KiB', async () => {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'mch_cl_0000000000000000', client_secret: 'x'.repeat(20_000) }).toString();
-    const r = await send(service.baseUrl, 'POST', '/oauth/token', { raw: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'mch_cl_0000000000000000',
+      client_secret: 'x'.repeat(20_000),
+    }).toString();
+    const r = await send(service.baseUrl, 'POST', '/oauth/token', {
+      raw: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(413);
     expect(r.body.type).toBe(problemType('payload-too-large'));
   });
 
   it('refuses absurdly deep nesting without harm (4xx), and keeps answering', async () => {
     const depth = 100_000;
-    const r = await send(service.baseUrl, 'POST', '/v1/payees/list', { token: tokens.merchant, raw: `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}` });
+    const r = await send(service.baseUrl, 'POST', '/v1/payees/list', {
+      token: tokens.merchant,
+      raw: `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect((await send(service.baseUrl, 'GET', '/health')).status).toBe(200);
@@ -58,7 +77,9 @@ describe('request bodies are capped at 1 MiB', () => {
 
 /** Every paging parameter of every list or search: in the query or in the body. */
 const paging = distinctOperations.flatMap((o) => {
-  const inQuery = o.parameters.filter((p) => p.in === 'query' && /^page_?(size|number)$/i.test(p.name)).map((p) => ({ o, name: p.name, where: 'query' as const, schema: p.schema }));
+  const inQuery = o.parameters
+    .filter((p) => p.in === 'query' && /^page_?(size|number)$/i.test(p.name))
+    .map((p) => ({ o, name: p.name, where: 'query' as const, schema: p.schema }));
   const inBody = Object.entries<Json>(o.bodySchema?.properties ?? {})
     .filter(([name]) => /^page_?(size|number)$/i.test(name))
     .map(([name, schema]) => ({ o, name, where: 'body' as const, schema: schema as Json }));
@@ -81,17 +102,25 @@ describe('every list and search bounds its page', () => {
     );
   });
 
-  it.each(paging.map((p) => [`${p.o.group} ${p.o.operationId} ${p.name}`, p] as const))('%s: one over the maximum is 400 naming it; the maximum is 200', async (_, p) => {
-    const max = p.schema.maximum as number;
-    expect(max, 'every paging parameter has a maximum').toBeGreaterThan(0);
-    expect(max).toBeLessThanOrEqual(10_000);
-    const ask = (value: number) =>
-      send(service.baseUrl, p.o.method.toUpperCase(), fill(p.o.url), { ...auth(p.o), ...(p.where === 'query' ? { query: { [p.name]: value } } : { body: { [p.name]: value } }) });
-    const over = await ask(max + 1);
-    expect(over.status, over.text).toBe(400);
-    expect(over.body.errors).toContainEqual(expect.objectContaining(p.where === 'query' ? { parameter: p.name } : { pointer: `#/${p.name}` }));
-    expect((await ask(max)).status).toBe(200);
-  });
+  it.each(paging.map((p) => [`${p.o.group} ${p.o.operationId} ${p.name}`, p] as const))(
+    '%s: one over the maximum is 400 naming it; the maximum is 200',
+    async (_, p) => {
+      const max = p.schema.maximum as number;
+      expect(max, 'every paging parameter has a maximum').toBeGreaterThan(0);
+      expect(max).toBeLessThanOrEqual(10_000);
+      const ask = (value: number) =>
+        send(service.baseUrl, p.o.method.toUpperCase(), fill(p.o.url), {
+          ...auth(p.o),
+          ...(p.where === 'query' ? { query: { [p.name]: value } } : { body: { [p.name]: value } }),
+        });
+      const over = await ask(max + 1);
+      expect(over.status, over.text).toBe(400);
+      expect(over.body.errors).toContainEqual(
+        expect.objectContaining(p.where === 'query' ? { parameter: p.name } : { pointer: `#/${p.name}` }),
+      );
+      expect((await ask(max)).status).toBe(200);
+    },
+  );
 });
 
 describe('every string and array of every request body is bounded', () => {
@@ -102,7 +131,8 @@ describe('every string and array of every request body is bounded', () => {
     if (!example) return [];
     return Object.entries<Json>(o.bodySchema?.properties ?? {}).flatMap(([name, schema]) => {
       if (typeof schema.maxLength === 'number') return [{ o, name, body: { ...example, [name]: 'A'.repeat(schema.maxLength + 1) } }];
-      if (typeof schema.maxItems === 'number' && Array.isArray(example[name])) return [{ o, name, body: { ...example, [name]: Array(schema.maxItems + 1).fill(example[name][0]) } }];
+      if (typeof schema.maxItems === 'number' && Array.isArray(example[name]))
+        return [{ o, name, body: { ...example, [name]: Array(schema.maxItems + 1).fill(example[name][0]) } }];
       return [];
     });
   });
@@ -116,17 +146,28 @@ describe('every string and array of every request body is bounded', () => {
     for (const c of oversized) {
       const r = await send(service.baseUrl, c.o.method.toUpperCase(), fill(c.o.url), { ...auth(c.o), body: c.body });
       expect(r.status, `${c.o.group} ${c.o.operationId} ${c.name}: ${r.text}`).toBe(400);
-      expect(r.body.errors, `${c.o.group} ${c.o.operationId} ${c.name}`).toContainEqual(expect.objectContaining({ pointer: `#/${c.name}` }));
+      expect(r.body.errors, `${c.o.group} ${c.o.operationId} ${c.name}`).toContainEqual(
+        expect.objectContaining({ pointer: `#/${c.name}` }),
+      );
     }
   });
 
   it('bounds every path and query string parameter', async () => {
-    const strings = distinctOperations.flatMap((o) => o.parameters.filter((p) => p.in !== 'header' && p.schema.type === 'string').map((p) => ({ o, p })));
+    const strings = distinctOperations.flatMap((o) =>
+      o.parameters.filter((p) => p.in !== 'header' && p.schema.type === 'string').map((p) => ({ o, p })),
+    );
     expect(strings.length).toBeGreaterThanOrEqual(5);
     for (const { o, p } of strings) {
-      expect(typeof p.schema.maxLength === 'number' || Array.isArray(p.schema.enum) || typeof p.schema.pattern === 'string', `${o.operationId} ${p.name}`).toBe(true);
+      expect(
+        typeof p.schema.maxLength === 'number' || Array.isArray(p.schema.enum) || typeof p.schema.pattern === 'string',
+        `${o.operationId} ${p.name}`,
+      ).toBe(true);
       const long = 'a'.repeat(Math.min(((p.schema.maxLength as number | undefined) ?? 200) + 1, 5000));
-      const r = await send(service.baseUrl, o.method.toUpperCase(), p.in === 'path' ? fill(o.url, { [p.name]: long }) : fill(o.url), { ...auth(o), ...(p.in === 'query' ? { query: { [p.name]: long } } : {}), ...(o.bodySchema ? { body: {} } : {}) });
+      const r = await send(service.baseUrl, o.method.toUpperCase(), p.in === 'path' ? fill(o.url, { [p.name]: long }) : fill(o.url), {
+        ...auth(o),
+        ...(p.in === 'query' ? { query: { [p.name]: long } } : {}),
+        ...(o.bodySchema ? { body: {} } : {}),
+      });
       expect(r.status, `${o.group} ${o.operationId} ${p.name}: ${r.text}`).toBe(400);
     }
   });
@@ -136,13 +177,31 @@ describe('per-merchant collections are capped', () => {
   it('holds at most 20 webhook registrations and 20 accounts per payee (422 limit-reached)', async () => {
     const m = await service.services.credentials.createMerchant('Collector');
     const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-    for (let i = 0; i < 20; i++) expect((await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: `http://127.0.0.1:9/${i}` } })).status).toBe(201);
+    for (let i = 0; i < 20; i++)
+      expect((await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: `http://127.0.0.1:9/${i}` } })).status).toBe(201);
     const webhook = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/21' } });
     expect(webhook.status).toBe(422);
     expect(webhook.body.type).toBe(problemType('limit-reached'));
-    const payee = await send(service.baseUrl, 'POST', '/v1/payees', { token, body: { payeeType: 'individual', name: 'Many Accounts', EmailAddress: 'm@example.com', address: { addressLine: '1 Main St', state: 'NY', city: 'New York', country: 'US', postalCode: '10001' } } });
-    const account = { type: 'BANK_ACCOUNT', accountHolderName: 'Many Accounts', bankName: 'First Hudson Bank', routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKINGS', Currency: 'USD' };
-    for (let i = 0; i < 20; i++) expect((await send(service.baseUrl, 'POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account })).status).toBe(201);
+    const payee = await send(service.baseUrl, 'POST', '/v1/payees', {
+      token,
+      body: {
+        payeeType: 'individual',
+        name: 'Many Accounts',
+        EmailAddress: 'm@example.com',
+        address: { addressLine: '1 Main St', state: 'NY', city: 'New York', country: 'US', postalCode: '10001' },
+      },
+    });
+    const account = {
+      type: 'BANK_ACCOUNT',
+      accountHolderName: 'Many Accounts',
+      bankName: 'First Hudson Bank',
+      routingNumber: '021000021',
+      accountNumber: '000123456789',
+      accountType: 'CHECKINGS',
+      Currency: 'USD',
+    };
+    for (let i = 0; i < 20; i++)
+      expect((await send(service.baseUrl, 'POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account })).status).toBe(201);
     const over = await send(service.baseUrl, 'POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account });
     expect(over.status).toBe(422);
     expect(over.body.type).toBe(problemType('limit-reached'));
@@ -177,9 +236,12 @@ describe('bursts are limited per caller (429 with Retry-After)', () => {
     };
     const token = await caller();
     const answers = [];
-    for (let i = 0; i < limit + 2; i++) answers.push(await send(limited.baseUrl, p.method, p.path, { token, ...('body' in p ? { body: p.body } : {}) }));
+    for (let i = 0; i < limit + 2; i++)
+      answers.push(await send(limited.baseUrl, p.method, p.path, { token, ...('body' in p ? { body: p.body } : {}) }));
     expect(answers.slice(0, limit).every((a) => a.status !== 429)).toBe(true);
-    expect(answers.slice(0, limit).map((a) => Number(a.headers.get('ratelimit-remaining')))).toEqual(Array.from({ length: limit }, (_, i) => limit - 1 - i));
+    expect(answers.slice(0, limit).map((a) => Number(a.headers.get('ratelimit-remaining')))).toEqual(
+      Array.from({ length: limit }, (_, i) => limit - 1 - i),
+    );
     for (const refused of answers.slice(limit)) {
       expect(refused.status).toBe(429);
       expect(refused.headers.get('content-type')).toContain('application/problem+json');
@@ -189,12 +251,17 @@ describe('bursts are limited per caller (429 with Retry-After)', () => {
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(refused.headers.get('ratelimit-limit')).toBe(String(limit));
     }
-    expect((await send(limited.baseUrl, p.method, p.path, { token: await caller(), ...('body' in p ? { body: p.body } : {}) })).status).not.toBe(429);
+    expect(
+      (await send(limited.baseUrl, p.method, p.path, { token: await caller(), ...('body' in p ? { body: p.body } : {}) })).status,
+    ).not.toBe(429);
   });
 
   it('limits unauthenticated requests (token operations) per address', async () => {
     const statuses = [];
-    for (let i = 0; i < limit + 1; i++) statuses.push((await send(limited.baseUrl, 'POST', '/finance/v1/generate-token', { body: { clientId: 'prt_cl_0000000000000000' } })).status);
+    for (let i = 0; i < limit + 1; i++)
+      statuses.push(
+        (await send(limited.baseUrl, 'POST', '/finance/v1/generate-token', { body: { clientId: 'prt_cl_0000000000000000' } })).status,
+      );
     expect(statuses.at(-1)).toBe(429);
   });
 });

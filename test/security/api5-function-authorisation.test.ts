@@ -6,8 +6,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
-import { distinctOperations, servedOperations } from './operations.js';
-import { fill, problemType, send } from './requests.js';
+import { distinctOperations, servedOperations } from '../support/operations.js';
+import { fill, problemType, send } from '../support/requests.js';
 
 let service: RunningService;
 let tokens: { merchant: string; partner: string };
@@ -17,7 +17,10 @@ beforeAll(async () => {
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
   await service.services.credentials.link(p.partnerId, m.merchantId);
-  tokens = { merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token, partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token };
+  tokens = {
+    merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
+    partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+  };
 });
 afterAll(() => service.stop());
 
@@ -27,28 +30,39 @@ const wrongKind = { merchant: 'partner', partner: 'merchant' } as const;
 async function totalRows(): Promise<number> {
   const db = service.services.store.db;
   let n = 0;
-  for (const t of await db.introspection.getTables()) n += Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!.n);
+  for (const t of await db.introspection.getTables())
+    n += Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!.n);
   return n;
 }
 
 describe('each caller kind reaches only its own groups', () => {
   it('knows the caller kind of every operation: merchants for A, B and D, partners for C and E', () => {
-    for (const o of secured) expect(o.caller, `${o.group} ${o.operationId}`).toBe(['partner', 'counterparty'].includes(o.group) ? 'partner' : 'merchant');
+    for (const o of secured)
+      expect(o.caller, `${o.group} ${o.operationId}`).toBe(['partner', 'counterparty'].includes(o.group) ? 'partner' : 'merchant');
   });
 
-  it.each(secured.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s: the other kind of token is 403 and changes nothing', async (_, o) => {
-    const before = await totalRows();
-    // The token is checked before the body, so an empty one does: a 403 is about the caller.
-    const body = o.bodySchema ? { body: {} } : {};
-    const wrong = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), { token: tokens[wrongKind[o.caller as 'merchant' | 'partner']], ...body });
-    expect(wrong.status, wrong.text).toBe(403);
-    expect(wrong.headers.get('content-type')).toContain('application/problem+json');
-    expect(wrong.body).toMatchObject({ type: problemType('forbidden'), status: 403 });
-    const right = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), { token: tokens[o.caller as 'merchant' | 'partner'], ...body });
-    expect([401, 403], right.text).not.toContain(right.status);
-    expect(right.body?.detail ?? '', 'the operation is mounted').not.toMatch(/^No operation at/);
-    expect(await totalRows()).toBe(before);
-  });
+  it.each(secured.map((o) => [`${o.group} ${o.operationId}`, o] as const))(
+    '%s: the other kind of token is 403 and changes nothing',
+    async (_, o) => {
+      const before = await totalRows();
+      // The token is checked before the body, so an empty one does: a 403 is about the caller.
+      const body = o.bodySchema ? { body: {} } : {};
+      const wrong = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+        token: tokens[wrongKind[o.caller as 'merchant' | 'partner']],
+        ...body,
+      });
+      expect(wrong.status, wrong.text).toBe(403);
+      expect(wrong.headers.get('content-type')).toContain('application/problem+json');
+      expect(wrong.body).toMatchObject({ type: problemType('forbidden'), status: 403 });
+      const right = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+        token: tokens[o.caller as 'merchant' | 'partner'],
+        ...body,
+      });
+      expect([401, 403], right.text).not.toContain(right.status);
+      expect(right.body?.detail ?? '', 'the operation is mounted').not.toMatch(/^No operation at/);
+      expect(await totalRows()).toBe(before);
+    },
+  );
 });
 
 describe('no undocumented method reaches a handler', () => {
@@ -58,11 +72,17 @@ describe('no undocumented method reaches a handler', () => {
   it.each(paths)('%s', async (url) => {
     const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !documented(url).has(m));
     expect(methods.length).toBeGreaterThan(0);
-    for (const method of methods) {
+    const has = documented(url).has('GET') ? new Set([...documented(url), 'HEAD']) : documented(url);
+    const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => has.has(m)).join(', ');
+    for (const method of methods.filter((m) => !has.has(m))) {
       for (const token of [tokens.merchant, tokens.partner, 'not-a-token', undefined]) {
-        const r = await send(service.baseUrl, method, fill(url), { ...(token ? { token } : {}), ...(method === 'GET' || method === 'HEAD' ? {} : { body: {} }) });
-        // Not found, as for any path the contract does not document; never a handler's 2xx, 401, 403 or 422.
-        expect(r.status, `${method} ${url} → ${r.status} ${r.text}`).toBe(404);
+        const r = await send(service.baseUrl, method, fill(url), {
+          ...(token ? { token } : {}),
+          ...(method === 'GET' || method === 'HEAD' ? {} : { body: {} }),
+        });
+        // Method not allowed, naming the methods the path has (RFC 9110); never a handler's 2xx, 401, 403 or 422.
+        expect(r.status, `${method} ${url} → ${r.status} ${r.text}`).toBe(405);
+        expect(r.headers.get('allow'), `${method} ${url}`).toBe(allow);
         expect(r.headers.get('content-type')).toContain('application/problem+json');
       }
     }
@@ -86,11 +106,15 @@ describe('provisioning is not exposed over HTTP', () => {
     ['GET', '/metrics'],
   ] as const;
 
-  it.each(guesses)('%s %s is a 404 problem for every caller', async (method, path) => {
+  it.each(guesses)('%s %s is a 404 problem for every caller (405 where the path is documented for reading)', async (method, path) => {
+    const pathExists = distinctOperations.some((o) => o.url === path);
     for (const token of [tokens.merchant, tokens.partner, undefined]) {
-      const r = await send(service.baseUrl, method, path, { ...(token ? { token } : {}), ...(method === 'POST' ? { body: { name: 'Evil', partnerId: 1, merchantId: 1 } } : {}) });
-      expect(r.status).toBe(404);
-      expect(r.body.type).toBe(problemType('not-found'));
+      const r = await send(service.baseUrl, method, path, {
+        ...(token ? { token } : {}),
+        ...(method === 'POST' ? { body: { name: 'Evil', partnerId: 1, merchantId: 1 } } : {}),
+      });
+      expect(r.status).toBe(pathExists ? 405 : 404);
+      expect(r.body.type).toBe(problemType(pathExists ? 'method-not-allowed' : 'not-found'));
     }
   });
 });

@@ -1,43 +1,82 @@
 // `npm run admin -- ...` against the same DATABASE_URL as the server: the printed credentials work, the
-// secret is stored only as a hash, and rotate-secret replaces it.
+// secret is stored only as a hash, and rotate-secret replaces it and ends the tokens issued under the old one
+// (within the bound a running instance may trust a client's generation, passed on the service's clock).
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
+import { generationCacheSeconds } from '../../server/auth/client-generations.js';
+import { send } from '../support/requests.js';
 import { startService } from '../support/service.js';
+import { stores } from '../support/stores.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
 
-describe('npm run admin', () => {
-  it('creates a merchant whose printed credentials get a token, and rotates its secret', async () => {
-    const databaseUrl = join(mkdtempSync(join(tmpdir(), 'payout-admin-')), 'store.sqlite');
-    const admin = (...args: string[]) => run('npm', ['run', '-s', 'admin', '--', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl } });
-    const { stdout } = await admin('create-merchant', '--name', 'Acme Corp', '--json');
-    const created = JSON.parse(stdout.trim().split('\n').at(-1)!);
-    expect(created).toEqual({ merchantId: 1, clientId: expect.stringMatching(/^mch_cl_/), clientSecret: expect.stringMatching(/^sk_[\w-]{43}$/) });
+const env = (databaseUrl: string) => ({ cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl } });
+const secret = expect.stringMatching(/^sk_[\w-]{43}$/);
 
-    const service = await startService(databaseUrl);
+describe.each(stores)('npm run admin on $name', (kind) => {
+  it('creates a merchant and a partner whose printed credentials get tokens, and rotates their secrets', async () => {
+    const { url: databaseUrl, drop } = await kind.fresh();
+    const admin = async (...args: string[]) => {
+      const { stdout } = await run('npm', ['run', '-s', 'admin', '--', ...args], env(databaseUrl));
+      return JSON.parse(stdout.trim().split('\n').at(-1)!);
+    };
+    const created = await admin('create-merchant', '--name', 'Acme Corp', '--json');
+    expect(created).toEqual({ merchantId: 1, clientId: expect.stringMatching(/^mch_cl_/), clientSecret: secret });
+    const partner = await admin('create-partner', '--name', 'Partner', '--json');
+    expect(partner).toEqual({ partnerId: 1, clientId: expect.stringMatching(/^prt_cl_/), clientSecret: secret });
+
+    let offset = 0;
+    const service = await startService(databaseUrl, {}, { workers: false, now: () => Date.now() + offset });
+    const merchantClient = (clientSecret: string) =>
+      createMerchantClient({ baseUrl: service.baseUrl, credentials: { clientId: created.clientId, clientSecret } });
+    const tokenOf = async (caller: 'merchant' | 'partner', clientSecret: string) => {
+      const answer =
+        caller === 'merchant'
+          ? await send(service.baseUrl, 'POST', '/oauth/token', {
+              body: { client_id: created.clientId, client_secret: clientSecret, grant_type: 'client_credentials' },
+            })
+          : await send(service.baseUrl, 'POST', '/finance/v1/generate-token', { body: { clientId: partner.clientId, clientSecret } });
+      return answer.body.access_token as string;
+    };
+    const read = (caller: 'merchant' | 'partner', token: string) =>
+      send(service.baseUrl, 'GET', caller === 'merchant' ? '/v1/webhooks' : '/finance/v1/partner/list', { token });
     try {
       const stored = await service.services.store.db.selectFrom('api_clients').selectAll().execute();
       expect(JSON.stringify(stored)).not.toContain(created.clientSecret);
-      const client = createMerchantClient({ baseUrl: service.baseUrl, credentials: { clientId: created.clientId, clientSecret: created.clientSecret } });
-      expect(await unwrap(client.GET('/v1/webhooks'))).toEqual([]);
+      expect(await unwrap(merchantClient(created.clientSecret).GET('/v1/webhooks'))).toEqual([]);
+      const tokens = { merchant: await tokenOf('merchant', created.clientSecret), partner: await tokenOf('partner', partner.clientSecret) };
+      for (const caller of ['merchant', 'partner'] as const) expect((await read(caller, tokens[caller])).status).toBe(200);
 
-      const rotated = JSON.parse((await admin('rotate-secret', '--client-id', created.clientId, '--json')).stdout.trim().split('\n').at(-1)!);
+      const rotated = await admin('rotate-secret', '--client-id', created.clientId, '--json');
       expect(rotated.clientSecret).not.toBe(created.clientSecret);
-      const old = createMerchantClient({ baseUrl: service.baseUrl, credentials: { clientId: created.clientId, clientSecret: created.clientSecret } });
-      await expect(unwrap(old.GET('/v1/webhooks'))).rejects.toMatchObject({ status: 401, error: 'invalid_client' });
+      const rotatedPartner = await admin('rotate-secret', '--client-id', partner.clientId, '--json');
+      const oldSecret = unwrap(merchantClient(created.clientSecret).GET('/v1/webhooks'));
+      await expect(oldSecret).rejects.toMatchObject({ status: 401, error: 'invalid_client' });
+
+      // The CLI is another process: this instance notices once its cached generations run out.
+      offset += generationCacheSeconds * 1000;
+      for (const caller of ['merchant', 'partner'] as const) {
+        const refused = await read(caller, tokens[caller]);
+        expect(refused.status, caller).toBe(401);
+        expect(refused.body).toMatchObject({ error: 'invalid_token', detail: expect.stringMatching(/^The access token was revoked/) });
+      }
+      expect(await unwrap(merchantClient(rotated.clientSecret).GET('/v1/webhooks'))).toEqual([]);
+      expect((await read('partner', await tokenOf('partner', rotatedPartner.clientSecret))).status).toBe(200);
     } finally {
       await service.stop();
+      await drop();
     }
   });
+});
 
+describe('npm run admin', () => {
   it('explains its usage and exits 2 on a bad command', async () => {
-    await expect(run('npm', ['run', '-s', 'admin', '--', 'create-merchant'], { cwd: root, env: { ...process.env, DATABASE_URL: ':memory:' } })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('needs --name') });
+    await expect(
+      run('npm', ['run', '-s', 'admin', '--', 'create-merchant'], { cwd: root, env: { ...process.env, DATABASE_URL: ':memory:' } }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('needs --name') });
   });
 });

@@ -37,7 +37,17 @@ describe.each(stores)('banking ledger on $name', (kind) => {
   const business = async (c: BankingClient) => {
     const b = await unwrap(
       c.POST('/finance/api/v1/business', {
-        body: { legalName: 'Ledger Test LLC', entityType: 'LLC', taxId: ein(), formationDate: '2020-01-01', incorporationCountry: 'US', incorporationState: 'NY', address: usAddress, phone: '+12125550100', email: 'ops@ledger.example' },
+        body: {
+          legalName: 'Ledger Test LLC',
+          entityType: 'LLC',
+          taxId: ein(),
+          formationDate: '2020-01-01',
+          incorporationCountry: 'US',
+          incorporationState: 'NY',
+          address: usAddress,
+          phone: '+12125550100',
+          email: 'ops@ledger.example',
+        },
       }),
     );
     await unwrap(c.POST('/finance/api/v1/identity-verification', { body: { businessId: b.id, subject: 'BUSINESS' } }));
@@ -55,14 +65,18 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     );
     return { businessId: b.id, counterpartyId: cp.id };
   };
-  const openAccount = async (c: BankingClient, businessId: number) => (await unwrap(c.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId } }, body: {} }))).id;
+  const openAccount = async (c: BankingClient, businessId: number) =>
+    (await unwrap(c.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId } }, body: {} }))).id;
   const fundedAccount = async (c: BankingClient, amount: number) => {
     const b = await business(c);
     const accountId = await openAccount(c, b.businessId);
-    await unwrap(c.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId, counterpartyId: b.counterpartyId, amount, currency: 'USD' } }));
+    await unwrap(
+      c.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId, counterpartyId: b.counterpartyId, amount, currency: 'USD' } }),
+    );
     return { ...b, accountId };
   };
-  const balance = (c: BankingClient, accountId: number) => unwrap(c.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
+  const balance = (c: BankingClient, accountId: number) =>
+    unwrap(c.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
 
   /**
    * The invariants, read from the store: each transfer's debits equal its credits; each account's ledger is
@@ -88,7 +102,9 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     for (const account of await db().selectFrom('banking_accounts').selectAll().execute()) {
       const mine = entries.filter((e) => e.account_id !== null && Number(e.account_id) === Number(account.id));
       const ledger = mine.filter((e) => e.status === 'posted').reduce((sum, e) => sum + signed(e), 0);
-      const pendingDebits = mine.filter((e) => e.status === 'pending' && e.direction === 'DEBIT').reduce((sum, e) => sum + Number(e.amount_minor), 0);
+      const pendingDebits = mine
+        .filter((e) => e.status === 'pending' && e.direction === 'DEBIT')
+        .reduce((sum, e) => sum + Number(e.amount_minor), 0);
       expect(Number(account.ledger_minor), `ledger of account ${account.id}`).toBe(ledger);
       expect(Number(account.available_minor), `available of account ${account.id}`).toBe(ledger - pendingDebits);
       expect(Number(account.available_minor)).toBeGreaterThanOrEqual(0);
@@ -140,16 +156,25 @@ describe.each(stores)('banking ledger on $name', (kind) => {
       const m = model.get(from.id)!;
       // A debit the account cannot cover must be refused (none of these accounts has a funding account).
       const refused = what !== 'pull' && m.available < cents;
+      // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the branch that sets it, one of four operations
       let result;
       if (what === 'pull') {
-        result = await acme.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' } });
+        result = await acme.POST('/finance/api/v1/transaction/ach/pull', {
+          body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' },
+        });
       } else if (what === 'push') {
-        result = await acme.POST('/finance/api/v1/transaction/ach/push', { body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' } });
+        result = await acme.POST('/finance/api/v1/transaction/ach/push', {
+          body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' },
+        });
       } else if (what === 'wire') {
-        result = await acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' } });
+        result = await acme.POST('/finance/api/v1/transaction/wire/domestic', {
+          body: { accountId: from.id, counterpartyId: from.cp, amount: value, currency: 'USD' },
+        });
       } else {
         const to = pick(accounts.filter((a) => a.id !== from.id));
-        result = await acme.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId: from.id, toAccountId: to.id, amount: value, currency: 'USD' } });
+        result = await acme.POST('/finance/api/v1/transaction/internal/transfer', {
+          body: { accountId: from.id, toAccountId: to.id, amount: value, currency: 'USD' },
+        });
         if (!refused) {
           m.ledger -= cents;
           m.available -= cents;
@@ -180,11 +205,18 @@ describe.each(stores)('banking ledger on $name', (kind) => {
         // An outgoing transfer left processing holds its amount: available down, ledger not yet.
         if (sandbox === 'processing' && sign < 0) m.available -= cents;
       }
-      const debits = transfer.ledgerEntries.filter((e) => e.direction === 'DEBIT').reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
-      const credits = transfer.ledgerEntries.filter((e) => e.direction === 'CREDIT').reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
+      const debits = transfer.ledgerEntries
+        .filter((e) => e.direction === 'DEBIT')
+        .reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
+      const credits = transfer.ledgerEntries
+        .filter((e) => e.direction === 'CREDIT')
+        .reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
       expect(debits).toBe(credits);
       const expected = model.get(transfer.accountBalance.accountId)!;
-      expect(transfer.accountBalance).toMatchObject({ ledger: (expected.ledger / 100).toFixed(2), available: (expected.available / 100).toFixed(2) });
+      expect(transfer.accountBalance).toMatchObject({
+        ledger: (expected.ledger / 100).toFixed(2),
+        available: (expected.available / 100).toFixed(2),
+      });
     }
 
     expect(counts.created + counts.refused).toBe(240);
@@ -193,42 +225,66 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     let total = 0;
     for (const a of accounts) {
       const expected = model.get(a.id)!;
-      expect(await balance(acme, a.id)).toMatchObject({ ledger: (expected.ledger / 100).toFixed(2), available: (expected.available / 100).toFixed(2) });
+      expect(await balance(acme, a.id)).toMatchObject({
+        ledger: (expected.ledger / 100).toFixed(2),
+        available: (expected.available / 100).toFixed(2),
+      });
       total += expected.ledger;
     }
     // Conservation: what the accounts hold is exactly what came in from outside; internal moves created nothing.
     expect(total).toBe(externalIn);
     const { posted } = await checkInvariants();
     const mine = new Set(accounts.map((a) => a.id));
-    const held = posted.filter((e) => e.account_id !== null && mine.has(Number(e.account_id))).reduce((s, e) => s + (e.direction === 'CREDIT' ? 1 : -1) * Number(e.amount_minor), 0);
+    const held = posted
+      .filter((e) => e.account_id !== null && mine.has(Number(e.account_id)))
+      .reduce((s, e) => s + (e.direction === 'CREDIT' ? 1 : -1) * Number(e.amount_minor), 0);
     expect(held).toBe(externalIn);
   }, 120_000);
 
-  it.each(['ach/push', 'internal/transfer'] as const)('lets exactly 3 of 50 concurrent %s debits of 30 percent of the balance through; 47 get 422 and the balance stays at 10 percent', async (path) => {
-    const a = await fundedAccount(acme, 1000);
-    const target = await openAccount(acme, a.businessId);
-    const body =
-      path === 'ach/push'
-        ? { accountId: a.accountId, counterpartyId: a.counterpartyId, amount: 300, currency: 'USD' }
-        : { accountId: a.accountId, toAccountId: target, amount: 300, currency: 'USD' };
-    const results = await Promise.all(Array.from({ length: 50 }, () => acme.POST(`/finance/api/v1/transaction/${path}` as '/finance/api/v1/transaction/ach/push', { body: body as never })));
-    const statuses = results.map((r) => r.response.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
-    expect(statuses.filter((s) => s === 422)).toHaveLength(47);
-    for (const r of results.filter((x) => x.response.status === 422)) expect(r.error!.type).toBe(insufficientFunds);
-    expect(await balance(acme, a.accountId)).toMatchObject({ available: '100.00', ledger: '100.00' });
-    const transfers = await db().selectFrom('banking_transfers').select('id').where('account_id', '=', a.accountId).where('type', '!=', 'ACH_PULL').execute();
-    expect(transfers).toHaveLength(3);
-    await checkInvariants();
-  }, 60_000);
+  it.each(['ach/push', 'internal/transfer'] as const)(
+    'lets exactly 3 of 50 concurrent %s debits of 30 percent of the balance through; 47 get 422 and the balance stays at 10 percent',
+    async (path) => {
+      const a = await fundedAccount(acme, 1000);
+      const target = await openAccount(acme, a.businessId);
+      const body =
+        path === 'ach/push'
+          ? { accountId: a.accountId, counterpartyId: a.counterpartyId, amount: 300, currency: 'USD' }
+          : { accountId: a.accountId, toAccountId: target, amount: 300, currency: 'USD' };
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          acme.POST(`/finance/api/v1/transaction/${path}` as '/finance/api/v1/transaction/ach/push', { body: body as never }),
+        ),
+      );
+      const statuses = results.map((r) => r.response.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 422)).toHaveLength(47);
+      for (const r of results.filter((x) => x.response.status === 422)) expect(r.error!.type).toBe(insufficientFunds);
+      expect(await balance(acme, a.accountId)).toMatchObject({ available: '100.00', ledger: '100.00' });
+      const transfers = await db()
+        .selectFrom('banking_transfers')
+        .select('id')
+        .where('account_id', '=', a.accountId)
+        .where('type', '!=', 'ACH_PULL')
+        .execute();
+      expect(transfers).toHaveLength(3);
+      await checkInvariants();
+    },
+    60_000,
+  );
 
   it('keeps concurrent internal transfers in both directions between two accounts consistent (no deadlock, nothing created)', async () => {
     const a = await fundedAccount(acme, 500);
     const b = await openAccount(acme, a.businessId);
-    await unwrap(acme.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId: a.accountId, toAccountId: b, amount: 250, currency: 'USD' } }));
+    await unwrap(
+      acme.POST('/finance/api/v1/transaction/internal/transfer', {
+        body: { accountId: a.accountId, toAccountId: b, amount: 250, currency: 'USD' },
+      }),
+    );
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        acme.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId: i % 2 ? a.accountId : b, toAccountId: i % 2 ? b : a.accountId, amount: 20, currency: 'USD' } }),
+        acme.POST('/finance/api/v1/transaction/internal/transfer', {
+          body: { accountId: i % 2 ? a.accountId : b, toAccountId: i % 2 ? b : a.accountId, amount: 20, currency: 'USD' },
+        }),
       ),
     );
     for (const r of results) expect([201, 422]).toContain(r.response.status);
@@ -241,17 +297,31 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     const a = await fundedAccount(acme, 100);
     const key = `dup-${kind.name}-${Date.now()}`;
     const body = { accountId: a.accountId, counterpartyId: a.counterpartyId, amount: 60, currency: 'USD' };
-    const results = await Promise.all(Array.from({ length: 20 }, () => acme.POST('/finance/api/v1/transaction/ach/push', { params: { header: { 'Idempotency-Key': key } }, body })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        acme.POST('/finance/api/v1/transaction/ach/push', { params: { header: { 'Idempotency-Key': key } }, body }),
+      ),
+    );
     expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.data!.id)).size).toBe(1);
     expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
     for (const r of results) expect(r.data).toEqual(results[0]!.data);
     expect(await balance(acme, a.accountId)).toMatchObject({ available: '40.00', ledger: '40.00' });
-    expect(await db().selectFrom('banking_transfers').select('id').where('account_id', '=', a.accountId).where('type', '=', 'ACH_PUSH').execute()).toHaveLength(1);
+    expect(
+      await db()
+        .selectFrom('banking_transfers')
+        .select('id')
+        .where('account_id', '=', a.accountId)
+        .where('type', '=', 'ACH_PUSH')
+        .execute(),
+    ).toHaveLength(1);
     // Later: the same key replays; with another body it is a 409; a new key is a new (refused) debit.
     const later = await acme.POST('/finance/api/v1/transaction/ach/push', { params: { header: { 'Idempotency-Key': key } }, body });
     expect(later.response.headers.get('idempotent-replayed')).toBe('true');
-    const changed = await acme.POST('/finance/api/v1/transaction/ach/push', { params: { header: { 'Idempotency-Key': key } }, body: { ...body, amount: 10 } });
+    const changed = await acme.POST('/finance/api/v1/transaction/ach/push', {
+      params: { header: { 'Idempotency-Key': key } },
+      body: { ...body, amount: 10 },
+    });
     expect(changed.response.status).toBe(409);
     expect(changed.error!.type).toBe('https://payouts.example/problems/idempotency-conflict');
     const fresh = await acme.POST('/finance/api/v1/transaction/ach/push', { params: { header: { 'Idempotency-Key': `${key}-2` } }, body });
@@ -260,16 +330,41 @@ describe.each(stores)('banking ledger on $name', (kind) => {
   }, 60_000);
 
   it.each([
-    ['ach/pull', (a: { accountId: number; counterpartyId: number }) => ({ accountId: a.accountId, counterpartyId: a.counterpartyId, amount: 10, currency: 'USD' })],
-    ['wire/domestic', (a: { accountId: number; counterpartyId: number }) => ({ accountId: a.accountId, counterpartyId: a.counterpartyId, amount: 10, currency: 'USD' })],
-  ] as const)('replays 20 concurrent duplicates of %s as one transfer', async (path, make) => {
-    const a = await fundedAccount(acme, 100);
-    const key = `dup-${path}-${kind.name}-${Date.now()}`;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => acme.POST(`/finance/api/v1/transaction/${path}` as '/finance/api/v1/transaction/ach/pull', { params: { header: { 'Idempotency-Key': key } }, body: make(a) })),
-    );
-    expect(new Set(results.map((r) => r.data?.id)).size).toBe(1);
-    expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
-    expect(await balance(acme, a.accountId)).toMatchObject({ ledger: path === 'ach/pull' ? '110.00' : '90.00' });
-  }, 60_000);
+    [
+      'ach/pull',
+      (a: { accountId: number; counterpartyId: number }) => ({
+        accountId: a.accountId,
+        counterpartyId: a.counterpartyId,
+        amount: 10,
+        currency: 'USD',
+      }),
+    ],
+    [
+      'wire/domestic',
+      (a: { accountId: number; counterpartyId: number }) => ({
+        accountId: a.accountId,
+        counterpartyId: a.counterpartyId,
+        amount: 10,
+        currency: 'USD',
+      }),
+    ],
+  ] as const)(
+    'replays 20 concurrent duplicates of %s as one transfer',
+    async (path, make) => {
+      const a = await fundedAccount(acme, 100);
+      const key = `dup-${path}-${kind.name}-${Date.now()}`;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          acme.POST(`/finance/api/v1/transaction/${path}` as '/finance/api/v1/transaction/ach/pull', {
+            params: { header: { 'Idempotency-Key': key } },
+            body: make(a),
+          }),
+        ),
+      );
+      expect(new Set(results.map((r) => r.data?.id)).size).toBe(1);
+      expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+      expect(await balance(acme, a.accountId)).toMatchObject({ ledger: path === 'ach/pull' ? '110.00' : '90.00' });
+    },
+    60_000,
+  );
 });

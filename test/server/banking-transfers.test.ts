@@ -44,13 +44,24 @@ describe.each(stores)('banking transfers on $name', (kind) => {
   };
   const openAccount = async (c: BankingClient, businessId: number, body: BankingSchemas['AccountCreateRequest'] = {}) =>
     unwrap(c.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId } }, body }));
-  const counterparty = async (c: BankingClient, body: BankingSchemas['CounterpartyCreateRequest']) => (await unwrap(c.POST('/finance/api/v1/counterparty', { body }))).id;
+  const counterparty = async (c: BankingClient, body: BankingSchemas['CounterpartyCreateRequest']) =>
+    (await unwrap(c.POST('/finance/api/v1/counterparty', { body }))).id;
 
   /** A verified business with one account and a counterparty for each rail. */
   const world = async (c: BankingClient): Promise<World> => {
     const business = await unwrap(
       c.POST('/finance/api/v1/business', {
-        body: { legalName: 'Northwind Logistics LLC', entityType: 'LLC', taxId: ein(), formationDate: '2019-03-14', incorporationCountry: 'US', incorporationState: 'DE', address: usAddress, phone: '+13125550198', email: 'treasury@northwind.example' },
+        body: {
+          legalName: 'Northwind Logistics LLC',
+          entityType: 'LLC',
+          taxId: ein(),
+          formationDate: '2019-03-14',
+          incorporationCountry: 'US',
+          incorporationState: 'DE',
+          address: usAddress,
+          phone: '+13125550198',
+          email: 'treasury@northwind.example',
+        },
       }),
     );
     await unwrap(c.POST('/finance/api/v1/identity-verification', { body: { businessId: business.id, subject: 'BUSINESS' } }));
@@ -60,7 +71,12 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       businessId: business.id,
       accountId: account.id,
       ach: await counterparty(c, { businessId: business.id, name: 'Acme Supplies Inc.', type: 'BUSINESS', ach }),
-      person: await counterparty(c, { businessId: business.id, name: 'Maria Gonzalez', type: 'INDIVIDUAL', ach: { ...ach, accountNumber: '55501234' } }),
+      person: await counterparty(c, {
+        businessId: business.id,
+        name: 'Maria Gonzalez',
+        type: 'INDIVIDUAL',
+        ach: { ...ach, accountNumber: '55501234' },
+      }),
       aba: await counterparty(c, {
         businessId: business.id,
         name: 'Harbor Freight Partners LLC',
@@ -73,7 +89,13 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         name: 'Mueller Maschinenbau GmbH',
         type: 'BUSINESS',
         address: deAddress,
-        wire: { bankIdType: 'BIC', bankId: 'COBADEFFXXX', accountNumber: 'DE89370400440532013000', bankName: 'Commerzbank AG', bankAddress: deAddress },
+        wire: {
+          bankIdType: 'BIC',
+          bankId: 'COBADEFFXXX',
+          accountNumber: 'DE89370400440532013000',
+          bankName: 'Commerzbank AG',
+          bankAddress: deAddress,
+        },
       }),
     };
   };
@@ -83,16 +105,33 @@ describe.each(stores)('banking transfers on $name', (kind) => {
     c.POST('/finance/api/v1/transaction/ach/push', { body: { accountId, counterpartyId, amount, currency: 'USD', ...extra } });
   const internal = (c: BankingClient, accountId: number, toAccountId: number, amount: number) =>
     c.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId, toAccountId, amount, currency: 'USD' } });
-  const balance = (c: BankingClient, accountId: number) => unwrap(c.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
+  const balance = (c: BankingClient, accountId: number) =>
+    unwrap(c.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
   const funded = async (c: BankingClient, amount: number) => {
     const w = await world(c);
     await unwrap(pull(c, w.accountId, w.ach, amount));
     return w;
   };
-  const transferCount = async () => Number((await service.services.store.db.selectFrom('banking_transfers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const setAccountStatus = (id: number, status: 'active' | 'frozen' | 'closed') => service.services.store.db.updateTable('banking_accounts').set({ status }).where('id', '=', id).execute();
+  const transferCount = async () =>
+    Number(
+      (
+        await service.services.store.db
+          .selectFrom('banking_transfers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const setAccountStatus = (id: number, status: 'active' | 'frozen' | 'closed') =>
+    service.services.store.db.updateTable('banking_accounts').set({ status }).where('id', '=', id).execute();
   const entry = (ledgerAccount: string, direction: 'DEBIT' | 'CREDIT', amount: string, status: string) =>
-    expect.objectContaining({ ledgerAccount, direction, amount, currency: 'USD', status, accountId: ledgerAccount.startsWith('account:') ? Number(ledgerAccount.slice(8)) : null });
+    expect.objectContaining({
+      ledgerAccount,
+      direction,
+      amount,
+      currency: 'USD',
+      status,
+      accountId: ledgerAccount.startsWith('account:') ? Number(ledgerAccount.slice(8)) : null,
+    });
 
   beforeAll(async () => {
     const db = await kind.fresh();
@@ -118,17 +157,31 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         amount: '25000.00',
         currency: 'USD',
         from: { type: 'COUNTERPARTY', accountId: null, counterpartyId: w.ach, name: 'Acme Supplies Inc.', accountNumber: '6789' },
-        to: { type: 'ACCOUNT', accountId: w.accountId, counterpartyId: null, name: 'Operating', accountNumber: expect.stringMatching(/^[0-9]{4}$/) },
+        to: {
+          type: 'ACCOUNT',
+          accountId: w.accountId,
+          counterpartyId: null,
+          name: 'Operating',
+          accountNumber: expect.stringMatching(/^[0-9]{4}$/),
+        },
         description: 'Initial funding',
         externalId: 'fund-1',
-        ach: { secCode: 'CCD', sameDay: false, effectiveDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), traceNumber: expect.stringMatching(/^08410102[0-9]{7}$/) },
+        ach: {
+          secCode: 'CCD',
+          sameDay: false,
+          effectiveDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          traceNumber: expect.stringMatching(/^08410102[0-9]{7}$/),
+        },
         wire: null,
         fundingTransferId: null,
         reasons: [],
         accountBalance: { accountId: w.accountId, currency: 'USD', available: '25000.00', ledger: '25000.00' },
       });
       expect(data!.ach!.effectiveDate > data!.createdOn.slice(0, 10)).toBe(true);
-      expect(data!.ledgerEntries).toEqual([entry('settlement:ach', 'DEBIT', '25000.00', 'posted'), entry(`account:${w.accountId}`, 'CREDIT', '25000.00', 'posted')]);
+      expect(data!.ledgerEntries).toEqual([
+        entry('settlement:ach', 'DEBIT', '25000.00', 'posted'),
+        entry(`account:${w.accountId}`, 'CREDIT', '25000.00', 'posted'),
+      ]);
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '25000.00', ledger: '25000.00' });
     });
 
@@ -143,7 +196,10 @@ describe.each(stores)('banking transfers on $name', (kind) => {
     it('returns an amount ending in .91 (R01): a reversing pair posted, the balance as before', async () => {
       const w = await funded(acme, 100);
       const returned = await unwrap(pull(acme, w.accountId, w.ach, 250.91));
-      expect(returned).toMatchObject({ status: 'returned', reasons: [{ code: 'insufficient_funds', networkCode: 'R01', message: expect.any(String) }] });
+      expect(returned).toMatchObject({
+        status: 'returned',
+        reasons: [{ code: 'insufficient_funds', networkCode: 'R01', message: expect.any(String) }],
+      });
       expect(returned.ledgerEntries).toEqual([
         entry('settlement:ach', 'DEBIT', '250.91', 'posted'),
         entry(`account:${w.accountId}`, 'CREDIT', '250.91', 'posted'),
@@ -156,7 +212,11 @@ describe.each(stores)('banking transfers on $name', (kind) => {
     it('fails an amount ending in .92 (entries voided) and leaves one ending in .93 processing (a pending credit counts nowhere)', async () => {
       const w = await funded(acme, 100);
       const failed = await unwrap(pull(acme, w.accountId, w.ach, 5.92));
-      expect(failed).toMatchObject({ status: 'failed', reasons: [{ code: 'network_rejected', networkCode: null }], accountBalance: { available: '100.00', ledger: '100.00' } });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        reasons: [{ code: 'network_rejected', networkCode: null }],
+        accountBalance: { available: '100.00', ledger: '100.00' },
+      });
       expect(failed.ledgerEntries.map((e) => e.status)).toEqual(['voided', 'voided']);
       const processing = await unwrap(pull(acme, w.accountId, w.ach, 5.93));
       expect(processing).toMatchObject({ status: 'processing', reasons: [], accountBalance: { available: '100.00', ledger: '100.00' } });
@@ -166,7 +226,9 @@ describe.each(stores)('banking transfers on $name', (kind) => {
 
     it('refuses another currency, too many decimals, a same-day amount above 1,000,000.00 and zero', async () => {
       const w = await world(acme);
-      const eur = await acme.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId: w.accountId, counterpartyId: w.ach, amount: 5, currency: 'EUR' } });
+      const eur = await acme.POST('/finance/api/v1/transaction/ach/pull', {
+        body: { accountId: w.accountId, counterpartyId: w.ach, amount: 5, currency: 'EUR' },
+      });
       expect(eur.response.status).toBe(422);
       expect(eur.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/currency' }));
       const decimals = await pull(acme, w.accountId, w.ach, 10.001);
@@ -191,13 +253,20 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         to: { type: 'COUNTERPARTY', counterpartyId: w.ach, accountNumber: '6789' },
         accountBalance: { available: '750.00', ledger: '750.00' },
       });
-      expect(pushed.ledgerEntries).toEqual([entry(`account:${w.accountId}`, 'DEBIT', '250.00', 'posted'), entry('settlement:ach', 'CREDIT', '250.00', 'posted')]);
+      expect(pushed.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '250.00', 'posted'),
+        entry('settlement:ach', 'CREDIT', '250.00', 'posted'),
+      ]);
     });
 
     it('returns .91 (R02, money back), fails .92 (hold released) and holds .93 (available down, ledger not)', async () => {
       const w = await funded(acme, 1000);
       const returned = await unwrap(push(acme, w.accountId, w.ach, 100.91));
-      expect(returned).toMatchObject({ status: 'returned', reasons: [{ code: 'account_closed', networkCode: 'R02' }], accountBalance: { available: '1000.00', ledger: '1000.00' } });
+      expect(returned).toMatchObject({
+        status: 'returned',
+        reasons: [{ code: 'account_closed', networkCode: 'R02' }],
+        accountBalance: { available: '1000.00', ledger: '1000.00' },
+      });
       expect(returned.ledgerEntries).toHaveLength(4);
       const failed = await unwrap(push(acme, w.accountId, w.ach, 100.92));
       expect(failed).toMatchObject({ status: 'failed', accountBalance: { available: '1000.00', ledger: '1000.00' } });
@@ -225,7 +294,15 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const w = await funded(acme, 10000);
       const wire = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/domestic', {
-          body: { accountId: w.accountId, counterpartyId: w.aba, amount: 5000, currency: 'USD', description: 'Freight deposit', externalId: 'po-7781', remittanceInformation: 'Deposit order 7781' },
+          body: {
+            accountId: w.accountId,
+            counterpartyId: w.aba,
+            amount: 5000,
+            currency: 'USD',
+            description: 'Freight deposit',
+            externalId: 'po-7781',
+            remittanceInformation: 'Deposit order 7781',
+          },
         }),
       );
       expect(wire).toMatchObject({
@@ -233,25 +310,57 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         status: 'completed',
         to: { type: 'COUNTERPARTY', counterpartyId: w.aba, name: 'Harbor Freight Partners LLC', accountNumber: '7788' },
         ach: null,
-        wire: { purposeOfPayment: null, chargeBearer: null, remittanceInformation: 'Deposit order 7781', imad: expect.stringMatching(/^[0-9]{8}B1QGC01C[0-9]{6}$/), uetr: null, fx: null },
+        wire: {
+          purposeOfPayment: null,
+          chargeBearer: null,
+          remittanceInformation: 'Deposit order 7781',
+          imad: expect.stringMatching(/^[0-9]{8}B1QGC01C[0-9]{6}$/),
+          uetr: null,
+          fx: null,
+        },
         accountBalance: { available: '5000.00', ledger: '5000.00' },
       });
-      expect(wire.ledgerEntries).toEqual([entry(`account:${w.accountId}`, 'DEBIT', '5000.00', 'posted'), entry('settlement:wire_domestic', 'CREDIT', '5000.00', 'posted')]);
-      const returned = await unwrap(acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.91, currency: 'USD' } }));
-      expect(returned).toMatchObject({ status: 'returned', reasons: [{ code: 'account_closed' }], accountBalance: { available: '5000.00' } });
-      const failed = await unwrap(acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.92, currency: 'USD' } }));
+      expect(wire.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '5000.00', 'posted'),
+        entry('settlement:wire_domestic', 'CREDIT', '5000.00', 'posted'),
+      ]);
+      const returned = await unwrap(
+        acme.POST('/finance/api/v1/transaction/wire/domestic', {
+          body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.91, currency: 'USD' },
+        }),
+      );
+      expect(returned).toMatchObject({
+        status: 'returned',
+        reasons: [{ code: 'account_closed' }],
+        accountBalance: { available: '5000.00' },
+      });
+      const failed = await unwrap(
+        acme.POST('/finance/api/v1/transaction/wire/domestic', {
+          body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.92, currency: 'USD' },
+        }),
+      );
       expect(failed).toMatchObject({ status: 'failed', reasons: [{ code: 'beneficiary_bank_rejected' }] });
     });
 
     it('refuses a domestic wire to a counterparty without ABA wire details, in another currency, or above the balance (422)', async () => {
       const w = await funded(acme, 100);
       for (const counterpartyId of [w.ach, w.bic]) {
-        const { response, error } = await acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: w.accountId, counterpartyId, amount: 5, currency: 'USD' } });
+        const { response, error } = await acme.POST('/finance/api/v1/transaction/wire/domestic', {
+          body: { accountId: w.accountId, counterpartyId, amount: 5, currency: 'USD' },
+        });
         expect(response.status).toBe(422);
         expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/counterpartyId' }));
       }
-      expect((await acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: w.accountId, counterpartyId: w.aba, amount: 5, currency: 'CAD' } })).response.status).toBe(422);
-      const over = await acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId: w.accountId, counterpartyId: w.aba, amount: 100.5, currency: 'USD' } });
+      expect(
+        (
+          await acme.POST('/finance/api/v1/transaction/wire/domestic', {
+            body: { accountId: w.accountId, counterpartyId: w.aba, amount: 5, currency: 'CAD' },
+          })
+        ).response.status,
+      ).toBe(422);
+      const over = await acme.POST('/finance/api/v1/transaction/wire/domestic', {
+        body: { accountId: w.accountId, counterpartyId: w.aba, amount: 100.5, currency: 'USD' },
+      });
       expect(over.error!.type).toBe(`${problems}insufficient-funds`);
     });
 
@@ -259,7 +368,14 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const w = await funded(acme, 10000);
       const wire = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/international', {
-          body: { accountId: w.accountId, counterpartyId: w.bic, amount: 5000, currency: 'EUR', purposeOfPayment: 'GOODS', remittanceInformation: 'RE-2026-1187' },
+          body: {
+            accountId: w.accountId,
+            counterpartyId: w.bic,
+            amount: 5000,
+            currency: 'EUR',
+            purposeOfPayment: 'GOODS',
+            remittanceInformation: 'RE-2026-1187',
+          },
         }),
       );
       expect(wire).toMatchObject({
@@ -277,13 +393,37 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         },
         accountBalance: { available: '4571.12', ledger: '4571.12' },
       });
-      expect(wire.ledgerEntries).toEqual([entry(`account:${w.accountId}`, 'DEBIT', '5428.88', 'posted'), entry('settlement:wire_international', 'CREDIT', '5428.88', 'posted')]);
-      const yen = await unwrap(acme.POST('/finance/api/v1/transaction/wire/international', { body: { accountId: w.accountId, counterpartyId: w.bic, amount: 15000, currency: 'JPY', purposeOfPayment: 'SERVICES' } }));
-      expect(yen).toMatchObject({ amount: '15000', currency: 'JPY', wire: { fx: { sourceAmount: '100.33', targetAmount: '15000', rate: '149.5000' } } });
-      const usd = await unwrap(acme.POST('/finance/api/v1/transaction/wire/international', { body: { accountId: w.accountId, counterpartyId: w.bic, amount: 100, currency: 'USD', purposeOfPayment: 'RENT', chargeBearer: 'OUR' } }));
+      expect(wire.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '5428.88', 'posted'),
+        entry('settlement:wire_international', 'CREDIT', '5428.88', 'posted'),
+      ]);
+      const yen = await unwrap(
+        acme.POST('/finance/api/v1/transaction/wire/international', {
+          body: { accountId: w.accountId, counterpartyId: w.bic, amount: 15000, currency: 'JPY', purposeOfPayment: 'SERVICES' },
+        }),
+      );
+      expect(yen).toMatchObject({
+        amount: '15000',
+        currency: 'JPY',
+        wire: { fx: { sourceAmount: '100.33', targetAmount: '15000', rate: '149.5000' } },
+      });
+      const usd = await unwrap(
+        acme.POST('/finance/api/v1/transaction/wire/international', {
+          body: {
+            accountId: w.accountId,
+            counterpartyId: w.bic,
+            amount: 100,
+            currency: 'USD',
+            purposeOfPayment: 'RENT',
+            chargeBearer: 'OUR',
+          },
+        }),
+      );
       expect(usd.wire).toMatchObject({ chargeBearer: 'OUR', fx: null });
       // The funds check uses the converted amount: 4100 EUR is 4451.68 USD, more than the 4370.79 left.
-      const over = await acme.POST('/finance/api/v1/transaction/wire/international', { body: { accountId: w.accountId, counterpartyId: w.bic, amount: 4100, currency: 'EUR', purposeOfPayment: 'GOODS' } });
+      const over = await acme.POST('/finance/api/v1/transaction/wire/international', {
+        body: { accountId: w.accountId, counterpartyId: w.bic, amount: 4100, currency: 'EUR', purposeOfPayment: 'GOODS' },
+      });
       expect(over.error!.type).toBe(`${problems}insufficient-funds`);
     });
 
@@ -291,10 +431,18 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const w = await funded(acme, 100);
       const body = { accountId: w.accountId, counterpartyId: w.bic, amount: 5, currency: 'EUR', purposeOfPayment: 'GOODS' as const };
       const { purposeOfPayment: _p, ...noPurpose } = body;
-      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: noPurpose as typeof body })).response.status).toBe(400);
-      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, counterpartyId: w.aba } })).response.status).toBe(422);
-      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, currency: 'XXX' } })).response.status).toBe(422);
-      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, amount: 5.555 } })).error!.type).toBe(`${problems}invalid-amount`);
+      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: noPurpose as typeof body })).response.status).toBe(
+        400,
+      );
+      expect(
+        (await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, counterpartyId: w.aba } })).response.status,
+      ).toBe(422);
+      expect(
+        (await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, currency: 'XXX' } })).response.status,
+      ).toBe(422);
+      expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, amount: 5.555 } })).error!.type).toBe(
+        `${problems}invalid-amount`,
+      );
     });
   });
 
@@ -312,7 +460,10 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         wire: null,
         accountBalance: { accountId: w.accountId, available: '800.00', ledger: '800.00' },
       });
-      expect(moved.ledgerEntries).toEqual([entry(`account:${w.accountId}`, 'DEBIT', '200.00', 'posted'), entry(`account:${reserve.id}`, 'CREDIT', '200.00', 'posted')]);
+      expect(moved.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '200.00', 'posted'),
+        entry(`account:${reserve.id}`, 'CREDIT', '200.00', 'posted'),
+      ]);
       expect(await balance(acme, reserve.id)).toMatchObject({ available: '200.00', ledger: '200.00' });
       // Always completes, whatever the cents.
       expect((await unwrap(internal(acme, w.accountId, reserve.id, 0.91))).status).toBe('completed');
@@ -325,7 +476,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect(await balance(acme, second.accountId)).toMatchObject({ available: '40.00' });
     });
 
-    it('refuses the same account (422), another merchant\'s account (404) and an overdraft (422 insufficient-funds)', async () => {
+    it("refuses the same account (422), another merchant's account (404) and an overdraft (422 insufficient-funds)", async () => {
       const w = await funded(acme, 100);
       const theirs = await world(other);
       const same = await internal(acme, w.accountId, w.accountId, 5);
@@ -342,7 +493,11 @@ describe.each(stores)('banking transfers on $name', (kind) => {
 
     it('draws a shortfall from the funding account first, by an internal transfer named in fundingTransferId', async () => {
       const w = await world(acme);
-      const operating = await service.services.store.db.selectFrom('banking_accounts').select('account_number').where('id', '=', w.accountId).executeTakeFirstOrThrow();
+      const operating = await service.services.store.db
+        .selectFrom('banking_accounts')
+        .select('account_number')
+        .where('id', '=', w.accountId)
+        .executeTakeFirstOrThrow();
       const reserve = await openAccount(acme, w.businessId, { accountName: 'Card spend', fundingAccountNumber: operating.account_number });
       await unwrap(pull(acme, w.accountId, w.ach, 500));
       await unwrap(internal(acme, w.accountId, reserve.id, 30));
@@ -351,8 +506,18 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect(pushed.fundingTransferId).toEqual(expect.any(Number));
       expect(pushed.accountBalance).toMatchObject({ accountId: reserve.id, available: '0.00', ledger: '0.00' });
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '400.00', ledger: '400.00' });
-      const sweep = await service.services.store.db.selectFrom('banking_transfers').selectAll().where('id', '=', pushed.fundingTransferId!).executeTakeFirstOrThrow();
-      expect(sweep).toMatchObject({ type: 'INTERNAL', status: 'completed', amount_minor: 7000, from_account_id: w.accountId, to_account_id: reserve.id });
+      const sweep = await service.services.store.db
+        .selectFrom('banking_transfers')
+        .selectAll()
+        .where('id', '=', pushed.fundingTransferId!)
+        .executeTakeFirstOrThrow();
+      expect(sweep).toMatchObject({
+        type: 'INTERNAL',
+        status: 'completed',
+        amount_minor: 7000,
+        from_account_id: w.accountId,
+        to_account_id: reserve.id,
+      });
       // No sweep when the account has enough.
       await unwrap(internal(acme, w.accountId, reserve.id, 50));
       expect((await unwrap(push(acme, reserve.id, w.ach, 50))).fundingTransferId).toBeNull();
@@ -366,7 +531,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
   });
 
   describe('ownership and states, for every kind of transfer', () => {
-    it('answers 404 for another merchant\'s account or counterparty, 422 for a counterparty of another business', async () => {
+    it("answers 404 for another merchant's account or counterparty, 422 for a counterparty of another business", async () => {
       const w = await funded(acme, 100);
       const theirs = await world(other);
       const sibling = await world(acme);
@@ -374,7 +539,9 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         pull(acme, accountId, cp.ach, 5),
         push(acme, accountId, cp.ach, 5),
         acme.POST('/finance/api/v1/transaction/wire/domestic', { body: { accountId, counterpartyId: cp.aba, amount: 5, currency: 'USD' } }),
-        acme.POST('/finance/api/v1/transaction/wire/international', { body: { accountId, counterpartyId: cp.bic, amount: 5, currency: 'USD', purposeOfPayment: 'GOODS' } }),
+        acme.POST('/finance/api/v1/transaction/wire/international', {
+          body: { accountId, counterpartyId: cp.bic, amount: 5, currency: 'USD', purposeOfPayment: 'GOODS' },
+        }),
       ];
       for (const r of await Promise.all(calls(w.accountId, theirs))) {
         expect(r.response.status).toBe(404);
@@ -392,13 +559,21 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const second = await openAccount(acme, w.businessId);
       for (const status of ['frozen', 'closed'] as const) {
         await setAccountStatus(w.accountId, status);
-        for (const r of [await pull(acme, w.accountId, w.ach, 5), await push(acme, w.accountId, w.ach, 5), await internal(acme, second.id, w.accountId, 5)]) {
+        for (const r of [
+          await pull(acme, w.accountId, w.ach, 5),
+          await push(acme, w.accountId, w.ach, 5),
+          await internal(acme, second.id, w.accountId, 5),
+        ]) {
           expect(r.response.status).toBe(422);
           expect(r.error!.type).toBe(`${problems}inactive-account`);
         }
       }
       await setAccountStatus(w.accountId, 'active');
-      await service.services.store.db.updateTable('banking_businesses').set({ status: 'suspended' }).where('id', '=', w.businessId).execute();
+      await service.services.store.db
+        .updateTable('banking_businesses')
+        .set({ status: 'suspended' })
+        .where('id', '=', w.businessId)
+        .execute();
       expect((await push(acme, w.accountId, w.ach, 5)).response.status).toBe(422);
       expect((await pull(acme, w.accountId, w.ach, 5)).response.status).toBe(422);
     });

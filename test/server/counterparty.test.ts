@@ -1,7 +1,8 @@
 // Group E over real HTTP with the generated client, on each store: counterparties with ACH or wire
-// details (masked in responses), payment requests shared with group C, and the payment history search
-// with every filter of the seed.
+// details (masked in responses) and a business of their merchant, payment requests shared with group C, and
+// the payment history search with every filter of the seed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBankingClient } from '../../client/create-clients.js';
 import { eachTransaction } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/counterparty/schema.js';
@@ -12,10 +13,24 @@ import { stores } from '../support/stores.js';
 
 type S = components['schemas'];
 type Search = S['TransactionSearchRequest'];
-const counterparty = (merchantId: number, example: 'achIndividual' | 'wireBusiness' | 'internationalAch' = 'achIndividual'): S['CounterpartyCreateRequest'] => ({
+const counterparty = (
+  merchantId: number,
+  example: 'achIndividual' | 'wireBusiness' | 'internationalAch' = 'achIndividual',
+): S['CounterpartyCreateRequest'] => ({
   ...documentedRequest<S['CounterpartyCreateRequest']>('counterparty', '/finance/v1/payee', example),
   merchantId,
 });
+
+/** A business of the merchant, created through group D with the merchant's own credentials. */
+async function businessOf(service: RunningService, m: TestMerchant, taxId: string): Promise<number> {
+  const d = createBankingClient({ baseUrl: service.baseUrl, credentials: { clientId: m.clientId, clientSecret: m.clientSecret } });
+  const address = { line1: '2200 Alaskan Way', line2: null, city: 'Seattle', state: 'WA', postalCode: '98121', countryCode: 'US' };
+  const body = {
+    ...{ legalName: 'Cascade Parts LLC', entityType: 'LLC' as const, taxId, formationDate: '2015-06-01', incorporationCountry: 'US' },
+    ...{ incorporationState: 'WA', address, phone: '+12065550123', email: 'ap@cascade.example' },
+  };
+  return (await unwrap(d.POST('/finance/api/v1/business', { body }))).id;
+}
 
 describe.each(stores)('counterparty API on $name', (kind) => {
   let service: RunningService;
@@ -23,6 +38,7 @@ describe.each(stores)('counterparty API on $name', (kind) => {
   let acme: TestMerchant;
   let outsider: TestMerchant;
   let partner: TestPartner;
+  let acmeBusiness: number;
   let achId: number;
   let wireId: number;
   const made: number[] = [];
@@ -35,6 +51,7 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     outsider = await newMerchant(service, 'Outsider');
     partner = await newPartner(service, [acme.merchantId]);
     await newPartner(service, [outsider.merchantId], 'Rival');
+    acmeBusiness = await businessOf(service, acme, '91-1234567');
   });
   afterAll(async () => {
     await service.stop();
@@ -45,14 +62,29 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     const body = counterparty(acme.merchantId);
     const { data, response } = await partner.e.POST('/finance/v1/payee', { body });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ merchantId: acme.merchantId, name: body.name, PaymentMethodType: 'STANDARD', type: 'INDIVIDUAL', productId: 12, individualId: 73105, wire: null });
-    expect(data!.ach).toMatchObject({ accountNumber: '6789', routingNumber: body.ach!.routingNumber, gatewayRoutingNumber: null, rdfiNumberQualifier: null });
+    expect(data).toMatchObject({
+      merchantId: acme.merchantId,
+      name: body.name,
+      PaymentMethodType: 'STANDARD',
+      type: 'INDIVIDUAL',
+      productId: 12,
+      individualId: 73105,
+      wire: null,
+    });
+    expect(data!.ach).toMatchObject({
+      accountNumber: '6789',
+      routingNumber: body.ach!.routingNumber,
+      gatewayRoutingNumber: null,
+      rdfiNumberQualifier: null,
+    });
     achId = data!.id;
   });
 
   it('registers a business wire counterparty with its ID number masked, and an international ACH one', async () => {
-    const wire = await unwrap(partner.e.POST('/finance/v1/payee', { body: counterparty(acme.merchantId, 'wireBusiness') }));
+    const wireBody = { ...counterparty(acme.merchantId, 'wireBusiness'), businessId: acmeBusiness };
+    const wire = await unwrap(partner.e.POST('/finance/v1/payee', { body: wireBody }));
     expect(wire).toMatchObject({ type: 'BUSINESS', PaymentMethodType: 'DOMESTIC_WIRE', idNumber: '4567', idType: 'EIN', ach: null });
+    expect(wire.businessId).toBe(acmeBusiness);
     expect(wire.wire).toMatchObject({ beneficiaryFIIdType: 'ABA' });
     wireId = wire.id;
     const iat = await unwrap(partner.e.POST('/finance/v1/payee', { body: counterparty(acme.merchantId, 'internationalAch') }));
@@ -67,22 +99,50 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     expect(r.error!.errors!.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['that does not exist', async () => 987_654_321],
+    ['of another merchant', async () => businessOf(service, outsider, '92-7654321')],
+  ])('refuses a businessId %s (404 naming businessId) and records nothing', async (_, businessId) => {
+    const name = `Refused ${Math.random().toString(36).slice(2, 10)}`;
+    const body = { ...counterparty(acme.merchantId, 'wireBusiness'), name, businessId: await businessId() };
+    const { response, error } = await partner.e.POST('/finance/v1/payee', { body });
+    expect(response.status).toBe(404);
+    expect(error!.type).toBe('https://payouts.example/problems/not-found');
+    expect(error!.errors).toEqual([expect.objectContaining({ pointer: '#/businessId' })]);
+    // Counterparties are the merchant's payees: group A's list would show a new one.
+    expect(await unwrap(acme.a.POST('/v1/payees/list', { body: { name } }))).toEqual([]);
+  });
+
   it('pays counterparties through the shared payment request and finds them by every filter', async () => {
-    const pay = (payeeId: number, amount: number, method: S['PaymentRequest']['paymentMethodType'], extra: Partial<S['PaymentRequest']> = {}) =>
-      unwrap(partner.e.POST('/finance/v1/payment_request', { body: { payeeId, amount, currency: 'USD', paymentMethodType: method, description: `pay ${amount}`, merchantId: acme.merchantId, ...extra } }));
+    const pay = (
+      payeeId: number,
+      amount: number,
+      method: S['PaymentRequest']['paymentMethodType'],
+      extra: Partial<S['PaymentRequest']> = {},
+    ) =>
+      unwrap(
+        partner.e.POST('/finance/v1/payment_request', {
+          body: {
+            payeeId,
+            amount,
+            currency: 'USD',
+            paymentMethodType: method,
+            description: `pay ${amount}`,
+            merchantId: acme.merchantId,
+            ...extra,
+          },
+        }),
+      );
     const small = await pay(achId, 10, 'STANDARD', { externalId: 'EXT-10' });
     const large = await pay(wireId, 5000, 'DOMESTIC_WIRE');
     const mid = await pay(achId, 250.25, 'SAME_DAY');
     made.push(small.paymentId, large.paymentId, mid.paymentId);
     // Let them complete.
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const page = await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['completed'] } }));
-      if (page.totalCount >= 3) break;
-      if (Date.now() > deadline) throw new Error('payments did not complete');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    const ids = async (body: Search) => (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body }))).data.map((t) => t.paymentId).sort((a, b) => a - b);
+    const search = { body: { transactionStatus: ['completed' as const] } };
+    const completed = async () => (await unwrap(partner.e.POST('/finance/v1/search_transactions', search))).totalCount;
+    await expect.poll(completed, { timeout: 10_000, interval: 25, message: 'the payments complete' }).toBeGreaterThanOrEqual(3);
+    const ids = async (body: Search) =>
+      (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body }))).data.map((t) => t.paymentId).sort((a, b) => a - b);
     const all = [...made].sort((a, b) => a - b);
     const before = new Date(Date.now() - 60_000).toISOString();
     const after = new Date(Date.now() + 60_000).toISOString();
@@ -98,7 +158,9 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     expect(await ids({ paymentId: String(mid.paymentId) })).toEqual([mid.paymentId]);
     expect(await ids({ beginDate: before, endDate: after, updatedStart: before, postDateStart: before, postDateEnd: after })).toEqual(all);
     expect(await ids({ endDate: before })).toEqual([]);
-    expect(await ids({ processingStatus: ['completed'], reconStatuses: ['UNRECONCILED'], direction: 'OUTBOUND', isInbound: false })).toEqual(all);
+    expect(
+      await ids({ processingStatus: ['completed'], reconStatuses: ['UNRECONCILED'], direction: 'OUTBOUND', isInbound: false }),
+    ).toEqual(all);
     expect(await ids({ isInbound: true })).toEqual([]);
     expect(await ids({ loadedFromFile: 'false', showAchNoc: true })).toEqual(all);
     expect(await ids({ loadedFromFile: 'true' })).toEqual([]);
@@ -106,9 +168,20 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     expect(await ids({ productId: 12 })).toEqual(all);
     expect(await ids({ productId: 13 })).toEqual([]);
     expect(await ids({ accountNumber: '000123456789' })).toEqual([small.paymentId, mid.paymentId].sort((a, b) => a - b));
+    // The last 4 characters (what every response shows) find the same payments; other suffixes do not.
+    expect(await ids({ accountNumber: '6789' })).toEqual([small.paymentId, mid.paymentId].sort((a, b) => a - b));
+    expect(await ids({ accountNumber: '2277' })).toEqual([large.paymentId]);
+    expect(await ids({ accountNumber: '56789' })).toEqual([]);
+    expect(await ids({ accountNumber: '0000' })).toEqual([]);
     expect(await ids({ requesterUsername: partner.clientId, requesterIpAddress: '127.0.0.1' })).toEqual(all);
     const page = await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { paymentId: String(large.paymentId) } }));
-    expect(page.data[0]).toMatchObject({ amount: '5000.00', transactionType: 'WIRE', direction: 'OUTBOUND', accountNumber: expect.stringMatching(/^[0-9A-Za-z]{4}$/), partnerId: partner.partnerId });
+    expect(page.data[0]).toMatchObject({
+      amount: '5000.00',
+      transactionType: 'WIRE',
+      direction: 'OUTBOUND',
+      accountNumber: expect.stringMatching(/^[0-9A-Za-z]{4}$/),
+      partnerId: partner.partnerId,
+    });
     const newestFirst = (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: {} }))).data.map((t) => t.paymentId);
     expect(newestFirst).toEqual([...all].reverse());
     const iterated = [];
@@ -128,8 +201,13 @@ describe.each(stores)('counterparty API on $name', (kind) => {
   });
 
   it('refuses an unlinked customerId (404) and unknown filters (400)', async () => {
-    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { customerId: outsider.merchantId } })).response.status).toBe(404);
-    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['lost'] } as unknown as Search })).response.status).toBe(400);
+    expect((await partner.e.POST('/finance/v1/search_transactions', { body: { customerId: outsider.merchantId } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await partner.e.POST('/finance/v1/search_transactions', { body: { transactionStatus: ['lost'] } as unknown as Search })).response
+        .status,
+    ).toBe(400);
     expect((await partner.e.POST('/finance/v1/search_transactions', { body: { pageSize: 500 } })).response.status).toBe(400);
   });
 

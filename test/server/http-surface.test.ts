@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const get = (path: string, token?: string, init: RequestInit = {}) =>
-  fetch(`${service.baseUrl}${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string>) } });
+  fetch(`${service.baseUrl}${path}`, {
+    ...init,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string>) },
+  });
 
 describe('the HTTP surface', () => {
   it('answers health', async () => {
@@ -37,7 +40,14 @@ describe('the HTTP surface', () => {
   });
 
   it('answers a CORS preflight so browsers may send the Authorization header', async () => {
-    const r = await get('/v1/payouts', undefined, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,idempotency-key' } });
+    const r = await get('/v1/payouts', undefined, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,idempotency-key',
+      },
+    });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-methods')).toContain('POST');
@@ -45,22 +55,34 @@ describe('the HTTP surface', () => {
     expect(r.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
   });
 
-  it('answers an undocumented path or method with a JSON 404 problem', async () => {
-    for (const [path, method] of [['/nowhere', 'GET'], ['/v1/payees/1', 'PUT'], ['/v2/payees', 'POST']] as const) {
+  it('answers an undocumented path with a JSON 404 problem, and another method on a known path with 405', async () => {
+    for (const [path, method, status, kind] of [
+      ['/nowhere', 'GET', 404, 'not-found'],
+      ['/v1/payees/1', 'PUT', 405, 'method-not-allowed'],
+      ['/v2/payees', 'POST', 404, 'not-found'],
+    ] as const) {
       const r = await get(path, merchantToken, { method });
-      expect(r.status).toBe(404);
+      expect(r.status).toBe(status);
       expect(r.headers.get('content-type')).toContain('application/problem+json');
       const body = await json(r);
-      expect(body).toMatchObject({ type: 'https://payouts.example/problems/not-found', status: 404 });
+      expect(body).toMatchObject({ type: `https://payouts.example/problems/${kind}`, status });
       expect(JSON.stringify(body)).not.toMatch(/at .*\.(ts|js):\d+/);
     }
   });
 
   it('answers malformed JSON with 400 and a body over 1 MiB with 413, both problems', async () => {
-    const bad = await get('/v1/payees', merchantToken, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payeeType":' });
+    const bad = await get('/v1/payees', merchantToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"payeeType":',
+    });
     expect(bad.status).toBe(400);
     expect((await json(bad)).type).toBe('https://payouts.example/problems/malformed-json');
-    const big = await get('/v1/payees', merchantToken, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    const big = await get('/v1/payees', merchantToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    });
     expect(big.status).toBe(413);
     expect((await json(big)).type).toBe('https://payouts.example/problems/payload-too-large');
   });
@@ -73,7 +95,7 @@ describe('the HTTP surface', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('limits bursts per caller: 429 with Retry-After once the minute\'s budget is spent', async () => {
+  it("limits bursts per caller: 429 with Retry-After once the minute's budget is spent", async () => {
     const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: 77 })).access_token;
     const statuses: number[] = [];
     let last: Response | undefined;

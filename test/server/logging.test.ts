@@ -12,7 +12,12 @@ import { openStore } from '../../server/store/database.js';
 describe('logs', () => {
   it('carry request ids and never a client secret or a token', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const config = { ...loadConfig({}), databaseUrl: ':memory:', sandboxStepMs: 0, logLevel: 'debug' };
     const store = await openStore(':memory:');
     const log = createLogger('debug', sink);
@@ -22,10 +27,23 @@ describe('logs', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const m = await services.credentials.createMerchant('Acme');
-      const token = await (await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42' }, body: JSON.stringify({ client_id: m.clientId, client_secret: m.clientSecret, grant_type: 'client_credentials' }) })).json() as { access_token: string };
-      await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: m.clientId, client_secret: 'sk_wrong_secret_value', grant_type: 'client_credentials' }) });
+      const token = (await (
+        await fetch(`${base}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42' },
+          body: JSON.stringify({ client_id: m.clientId, client_secret: m.clientSecret, grant_type: 'client_credentials' }),
+        })
+      ).json()) as { access_token: string };
+      await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: m.clientId, client_secret: 'sk_wrong_secret_value', grant_type: 'client_credentials' }),
+      });
       await fetch(`${base}/v1/payees/1`, { headers: { authorization: `Bearer ${token.access_token}` } });
-      log.info({ req: { headers: { authorization: `Bearer ${token.access_token}` } }, body: { client_secret: m.clientSecret } }, 'a careless log line');
+      log.info(
+        { req: { headers: { authorization: `Bearer ${token.access_token}` } }, body: { client_secret: m.clientSecret } },
+        'a careless log line',
+      );
       const all = lines.join('');
       expect(all).not.toContain(m.clientSecret);
       expect(all).not.toContain('sk_wrong_secret_value');

@@ -1,5 +1,6 @@
 // mountGroup on its own: one group on an app of its own port, nothing else answering, and response
-// validation catching a handler that breaks the contract (a 500 problem, logged, never the bad body).
+// validation catching a handler that breaks the contract: after a read, a 500 problem, logged, never the bad
+// body; after a write, which has committed, the response as produced, reported as a violation.
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +10,11 @@ import { unwrap } from '../../client/problem-error.js';
 import { loadDocument } from '../../server/groups/registry.js';
 import { platformHandlers } from '../../server/groups/platform/handlers.js';
 import { notFound, problemHandler } from '../../server/http/errors.js';
-import { mountGroup } from '../../server/http/mount-group.js';
+import { mountGroup, type ContractViolation } from '../../server/http/mount-group.js';
 import type { OperationHandler } from '../../server/http/operation-handler.js';
 import { requestId } from '../../server/http/request-id.js';
-import { contextOf, type RequestContext } from '../../server/http/request-context.js';
+import type { RequestContext } from '../../server/auth/principal.js';
+import { contextOf } from '../../server/http/request-context.js';
 import { individual } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 
@@ -21,6 +23,7 @@ let server: ReturnType<express.Express['listen']>;
 let baseUrl: string;
 let token: string;
 const logged: string[] = [];
+const violations: ContractViolation[] = [];
 
 beforeAll(async () => {
   service = await startService(':memory:');
@@ -28,7 +31,12 @@ beforeAll(async () => {
   token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
   const handlers = platformHandlers(service.services) as unknown as Record<string, OperationHandler<never, RequestContext>>;
   // A handler that answers a body the contract does not allow.
-  handlers.listPayouts = (async () => ({ status: 200, body: { data: [{ PayoutUniqueReference: 'not-a-reference' }], nextCursor: null } })) as never;
+  handlers.listPayouts = (async () => ({
+    status: 200,
+    body: { data: [{ PayoutUniqueReference: 'not-a-reference' }], nextCursor: null },
+  })) as never;
+  // A write whose response breaks the contract: the payout it stands for would be committed by now.
+  handlers.createPayout = (async () => ({ status: 202, body: { PayoutUniqueReference: 'po_committed-but-misshapen' } })) as never;
   const app = express();
   app.use(requestId, express.json());
   mountGroup(app, {
@@ -39,8 +47,12 @@ beforeAll(async () => {
     security: { MerchantOAuth: async (req) => contextOf(req, await service.services.tokens.verify(req.headers.authorization)) },
     anonymous: (req) => contextOf(req),
     validateResponses: true,
+    onContractViolation: (violation) => violations.push(violation),
   });
-  app.use(notFound, problemHandler((_, message) => logged.push(message)));
+  app.use(
+    notFound(),
+    problemHandler((_, message) => logged.push(message)),
+  );
   await new Promise<void>((resolve) => {
     server = app.listen(0, '127.0.0.1', () => resolve());
   });
@@ -58,9 +70,13 @@ describe('a single group on its own port', () => {
     expect(await unwrap(client.GET('/v1/payees/{id}', { params: { path: { id: created.id } } }))).toEqual(created);
   });
 
-  it('answers nothing outside them: other groups\' paths and its own paths without the base are 404 problems', async () => {
+  it("answers nothing outside them: other groups' paths and its own paths without the base are 404 problems", async () => {
     for (const path of ['/v1/payees', '/v1/payees/Create', '/finance/v1/partner/list', '/oauth/token']) {
-      const r = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      const r = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(r.status, path).toBe(404);
       expect(r.headers.get('content-type')).toContain('application/problem+json');
     }
@@ -73,5 +89,18 @@ describe('a single group on its own port', () => {
     expect(body).toMatchObject({ type: 'https://payouts.example/problems/internal-error', status: 500 });
     expect(JSON.stringify(body)).not.toContain('not-a-reference');
     expect(logged).toContain('request failed');
+  });
+
+  it("sends a write's response that breaks the contract as produced, and reports it: a 500 would hide a committed payout", async () => {
+    const r = await fetch(`${baseUrl}/payouts/v1/payouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ PayeeId: 1, Amount: 10, Currency: 'USD' }),
+    });
+    expect(r.status).toBe(202);
+    expect(await r.json()).toEqual({ PayoutUniqueReference: 'po_committed-but-misshapen' });
+    expect(violations).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/payouts/v1/payouts', status: 202, errors: expect.any(Array) }),
+    ]);
   });
 });

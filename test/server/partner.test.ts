@@ -2,7 +2,7 @@
 // ways, merchant list, ACH and wire recipients with their rules, the recipient list's every parameter,
 // payment requests (idempotency under concurrency, the seed's rules) moving through states, and the
 // partner transaction search.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPartnerClient } from '../../client/create-clients.js';
 import { eachRecipient } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
@@ -14,21 +14,22 @@ import { stores } from '../support/stores.js';
 
 type S = components['schemas'];
 type RecipientQuery = NonNullable<operations['listRecipients']['parameters']['query']>;
-const ach = (merchantId: number, patch: Partial<S['AchRecipientRequest']> = {}): S['AchRecipientRequest'] => ({ ...documentedRequest('partner', '/finance/v1/recipient-ach', 'individual'), merchantId, ...patch }) as S['AchRecipientRequest'];
+const ach = (merchantId: number, patch: Partial<S['AchRecipientRequest']> = {}): S['AchRecipientRequest'] =>
+  ({ ...documentedRequest('partner', '/finance/v1/recipient-ach', 'individual'), merchantId, ...patch }) as S['AchRecipientRequest'];
 const wire = (merchantId: number, example: 'domestic' | 'international' = 'domestic'): S['WireRecipientRequest'] => {
   const body = documentedRequest<S['WireRecipientRequest']>('partner', '/finance/v1/recipient-wire', example);
   delete body.partnerId;
   return { ...body, merchantId };
 };
 
-async function waitForStatus(p: TestPartner, paymentId: number, status: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+function waitForStatus(p: TestPartner, paymentId: number, status: string) {
+  const reached = async () => {
     const page = await unwrap(p.c.POST('/finance/v1/partner/search_transactions', { body: { paymentId } }));
-    if (page.data[0]?.transactionStatus === status) return page.data[0];
-    if (Date.now() > deadline) throw new Error(`payment ${paymentId} never reached ${status}: ${JSON.stringify(page.data[0])}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    const payment = page.data[0];
+    if (payment?.transactionStatus !== status) throw new Error(`payment ${paymentId} never reached ${status}: ${JSON.stringify(payment)}`);
+    return payment;
+  };
+  return vi.waitFor(reached, { timeout: 10_000, interval: 25 });
 }
 
 describe.each(stores)('partner API on $name', (kind) => {
@@ -57,20 +58,28 @@ describe.each(stores)('partner API on $name', (kind) => {
 
   describe('tokens and caller kinds', () => {
     it('issues a partner token for partner credentials only', async () => {
-      const ok = await partner.c.POST('/finance/v1/generate-token', { body: { clientId: partner.clientId, clientSecret: partner.clientSecret } });
+      const ok = await partner.c.POST('/finance/v1/generate-token', {
+        body: { clientId: partner.clientId, clientSecret: partner.clientSecret },
+      });
       expect(ok.response.status).toBe(200);
       expect(ok.data).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
-      const merchantCredentials = await partner.c.POST('/finance/v1/generate-token', { body: { clientId: acme.clientId, clientSecret: acme.clientSecret } });
+      const merchantCredentials = await partner.c.POST('/finance/v1/generate-token', {
+        body: { clientId: acme.clientId, clientSecret: acme.clientSecret },
+      });
       expect(merchantCredentials.response.status).toBe(401);
       expect(merchantCredentials.error).toMatchObject({ error: 'invalid_client' });
-      const viaE = await partner.e.POST('/api/v1/generate-token', { body: { clientId: partner.clientId, clientSecret: partner.clientSecret } });
+      const viaE = await partner.e.POST('/api/v1/generate-token', {
+        body: { clientId: partner.clientId, clientSecret: partner.clientSecret },
+      });
       expect(viaE.response.status).toBe(200);
     });
 
     it('refuses a merchant token on partner operations and a partner token on merchant operations (403)', async () => {
       const merchantToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: acme.merchantId })).access_token;
       const asMerchant = createPartnerClient({ baseUrl: service.baseUrl, token: merchantToken });
-      expect((await asMerchant.GET('/finance/v1/partner/list', { params: { query: { partnerId: partner.partnerId } } })).response.status).toBe(403);
+      expect(
+        (await asMerchant.GET('/finance/v1/partner/list', { params: { query: { partnerId: partner.partnerId } } })).response.status,
+      ).toBe(403);
       const partnerToken = (await service.services.tokens.issue({ kind: 'partner', partnerId: partner.partnerId })).access_token;
       const r = await fetch(`${service.baseUrl}/v1/webhooks`, { headers: { authorization: `Bearer ${partnerToken}` } });
       expect(r.status).toBe(403);
@@ -86,7 +95,7 @@ describe.each(stores)('partner API on $name', (kind) => {
       ]);
     });
 
-    it('answers another partner\'s id as not found', async () => {
+    it("answers another partner's id as not found", async () => {
       const { response } = await partner.c.GET('/finance/v1/partner/list', { params: { query: { partnerId: rival.partnerId } } });
       expect(response.status).toBe(404);
     });
@@ -97,41 +106,64 @@ describe.each(stores)('partner API on $name', (kind) => {
       const body = ach(acme.merchantId);
       const { data, response } = await partner.c.POST('/finance/v1/recipient-ach', { body });
       expect(response.status).toBe(201);
-      expect(data).toMatchObject({ email: body.email, name: body.name, type: 'INDIVIDUAL', paymentMethodType: 'STANDARD', partnerId: partner.partnerId, merchantId: acme.merchantId });
+      expect(data).toMatchObject({
+        email: body.email,
+        name: body.name,
+        type: 'INDIVIDUAL',
+        paymentMethodType: 'STANDARD',
+        partnerId: partner.partnerId,
+        merchantId: acme.merchantId,
+      });
       expect(data!.ach).toEqual({ ...body.ach, accountNumber: '6789' });
       expect(data!.paymentNetworkRailPayeeId).toMatch(/^rp_[0-9a-z]{26}$/);
       expect(JSON.stringify(data)).not.toContain('000123456789');
       // A recipient is a payee of the merchant, visible to it through group A.
-      expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: data!.id } } }))).toMatchObject({ name: body.name, EmailAddress: body.email, payeeType: 'individual' });
+      expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: data!.id } } }))).toMatchObject({
+        name: body.name,
+        EmailAddress: body.email,
+        payeeType: 'individual',
+      });
     });
 
     it('checks the ABA routing number checksum (422)', async () => {
-      const { response, error } = await partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId, { ach: { ...ach(acme.merchantId).ach, routingNumber: '021000022' } }) });
+      const { response, error } = await partner.c.POST('/finance/v1/recipient-ach', {
+        body: ach(acme.merchantId, { ach: { ...ach(acme.merchantId).ach, routingNumber: '021000022' } }),
+      });
       expect(response.status).toBe(422);
       expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/ach/routingNumber' }));
     });
 
-    it('refuses an unlinked or unknown merchant, and another partner\'s id, alike (404)', async () => {
+    it("refuses an unlinked or unknown merchant, and another partner's id, alike (404)", async () => {
       const unlinked = await partner.c.POST('/finance/v1/recipient-ach', { body: ach(outsider.merchantId) });
       const unknown = await partner.c.POST('/finance/v1/recipient-ach', { body: ach(999_999) });
       expect(unlinked.response.status).toBe(404);
       expect(unknown.response.status).toBe(404);
       expect(unlinked.error!.detail.replace(String(outsider.merchantId), 'X')).toBe(unknown.error!.detail.replace('999999', 'X'));
-      const foreignPartner = await partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId, { partnerId: rival.partnerId }) });
+      const foreignPartner = await partner.c.POST('/finance/v1/recipient-ach', {
+        body: ach(acme.merchantId, { partnerId: rival.partnerId }),
+      });
       expect(foreignPartner.response.status).toBe(404);
     });
 
     it('requires a phone number for a business recipient (400)', async () => {
-      const { response, error } = await partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId, { type: 'BUSINESS', phone: undefined }) });
+      const { response, error } = await partner.c.POST('/finance/v1/recipient-ach', {
+        body: ach(acme.merchantId, { type: 'BUSINESS', phone: undefined }),
+      });
       expect(response.status).toBe(400);
       expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/phone' }));
     });
 
     it('creates domestic (ABA) and international (BIC) wire recipients', async () => {
       const domestic = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'domestic') }));
-      expect(domestic).toMatchObject({ paymentMethodType: 'DOMESTIC_WIRE', wire: { type: 'DOMESTIC', beneficiaryFIIdType: 'ABA', beneficiaryAccountNumber: '2277' } });
+      expect(domestic).toMatchObject({
+        paymentMethodType: 'DOMESTIC_WIRE',
+        wire: { type: 'DOMESTIC', beneficiaryFIIdType: 'ABA', beneficiaryAccountNumber: '2277' },
+      });
       const international = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'international') }));
-      expect(international).toMatchObject({ paymentMethodType: 'INTERNATIONAL_WIRE', wire: { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFFXXX' } });
+      expect(international).toMatchObject({
+        paymentMethodType: 'INTERNATIONAL_WIRE',
+        wire: { type: 'INTERNATIONAL', beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFFXXX', beneficiaryIdNumber: '6789' },
+      });
     });
 
     it('rejects a wire without beneficiaryFIIdType, without paymentMethodType, or a domestic wire by BIC (400)', async () => {
@@ -148,16 +180,32 @@ describe.each(stores)('partner API on $name', (kind) => {
       const p = await newPartner(service, [globex.merchantId], 'Lister');
       const names = ['Delta Ltd', 'alpha co', 'Bravo Inc', 'charlie shop'];
       const made = [];
-      for (const [i, name] of names.entries()) made.push(await unwrap(p.c.POST('/finance/v1/recipient-ach', { body: ach(globex.merchantId, { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com`, type: i % 2 ? 'BUSINESS' : 'INDIVIDUAL', phone: '+12125550143', paymentMethodType: i === 3 ? 'SAME_DAY' : 'STANDARD' }) })));
+      for (const [i, name] of names.entries())
+        made.push(
+          await unwrap(
+            p.c.POST('/finance/v1/recipient-ach', {
+              body: ach(globex.merchantId, {
+                name,
+                email: `${name.split(' ')[0]!.toLowerCase()}@example.com`,
+                type: i % 2 ? 'BUSINESS' : 'INDIVIDUAL',
+                phone: '+12125550143',
+                paymentMethodType: i === 3 ? 'SAME_DAY' : 'STANDARD',
+              }),
+            }),
+          ),
+        );
       const wired = await unwrap(p.c.POST('/finance/v1/recipient-wire', { body: wire(globex.merchantId) }));
-      const query = (q: RecipientQuery) => unwrap(p.c.GET('/finance/v1/payees', { params: { query: { MerchantId: globex.merchantId, ...q } } }));
+      const query = (q: RecipientQuery) =>
+        unwrap(p.c.GET('/finance/v1/payees', { params: { query: { MerchantId: globex.merchantId, ...q } } }));
       const mine = await query({ SortProperty: 'name' });
       expect(mine.data.map((r) => r.name).filter((n) => names.includes(n))).toEqual(['alpha co', 'Bravo Inc', 'charlie shop', 'Delta Ltd']);
       expect((await query({ PayeeType: 'BUSINESS', SearchText: 'ALPHA' })).data.map((r) => r.name)).toEqual(['alpha co']);
       expect((await query({ SearchText: 'bravo@example' })).data.map((r) => r.name)).toEqual(['Bravo Inc']);
       expect((await query({ Route: 'WIRE' })).data.map((r) => r.id)).toContain(wired.id);
       expect((await query({ Route: 'WIRE' })).data.every((r) => 'wire' in r)).toBe(true);
-      expect((await query({ PayeePaymentMethodType: 'SAME_DAY', SearchText: 'charlie' })).data.map((r) => r.name)).toEqual(['charlie shop']);
+      expect((await query({ PayeePaymentMethodType: 'SAME_DAY', SearchText: 'charlie' })).data.map((r) => r.name)).toEqual([
+        'charlie shop',
+      ]);
       expect((await query({ PaymentNetworkRailPayeeId: made[0]!.paymentNetworkRailPayeeId })).data.map((r) => r.id)).toEqual([made[0]!.id]);
       const page2 = await query({ SortProperty: 'id', IsDescending: true, PageSize: 2, PageNumber: 2 });
       expect(page2).toMatchObject({ pageNumber: 2, pageSize: 2 });
@@ -168,13 +216,15 @@ describe.each(stores)('partner API on $name', (kind) => {
       expect(new Set(all).size).toBe(all.length);
     });
 
-    it('never lists another partner\'s merchants\' recipients; an unlinked MerchantId is 404', async () => {
+    it("never lists another partner's merchants' recipients; an unlinked MerchantId is 404", async () => {
       await unwrap(rival.c.POST('/finance/v1/recipient-ach', { body: ach(outsider.merchantId, { name: 'Hidden Person' }) }));
       const everything = [];
       for await (const r of eachRecipient(partner.c)) everything.push(r);
       expect(everything.some((r) => r.name === 'Hidden Person')).toBe(false);
       expect(everything.every((r) => [acme.merchantId, globex.merchantId].includes(r.merchantId))).toBe(true);
-      expect((await partner.c.GET('/finance/v1/payees', { params: { query: { MerchantId: outsider.merchantId } } })).response.status).toBe(404);
+      expect((await partner.c.GET('/finance/v1/payees', { params: { query: { MerchantId: outsider.merchantId } } })).response.status).toBe(
+        404,
+      );
       expect((await partner.c.GET('/finance/v1/payees', { params: { query: { PartnerId: rival.partnerId } } })).response.status).toBe(404);
     });
   });
@@ -197,9 +247,23 @@ describe.each(stores)('partner API on $name', (kind) => {
     });
 
     it('accepts a payment (201), masks the merchant account and moves it to completed', async () => {
-      const { data, response } = await partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantAccountNumber: '987654321012', externalId: 'INV-1' }) });
+      const { data, response } = await partner.c.POST('/finance/v1/payment_request', {
+        body: payment({ merchantAccountNumber: '987654321012', externalId: 'INV-1' }),
+      });
       expect(response.status).toBe(201);
-      expect(data).toMatchObject({ payeeId, amount: '1250.00', currency: 'USD', status: 'created', route: 'ACH', partnerId: partner.partnerId, merchantId: acme.merchantId, merchantAccountNumber: '1012', externalId: 'INV-1', internalNote: null, partnerPaymentUniqueId: null });
+      expect(data).toMatchObject({
+        payeeId,
+        amount: '1250.00',
+        currency: 'USD',
+        status: 'created',
+        route: 'ACH',
+        partnerId: partner.partnerId,
+        merchantId: acme.merchantId,
+        merchantAccountNumber: '1012',
+        externalId: 'INV-1',
+        internalNote: null,
+        partnerPaymentUniqueId: null,
+      });
       const done = await waitForStatus(partner, data!.paymentId, 'completed');
       expect(done.statusHistory.map((h) => h.status)).toEqual(['created', 'processing', 'sent', 'completed']);
       expect(done.postDate).not.toBeNull();
@@ -220,8 +284,12 @@ describe.each(stores)('partner API on $name', (kind) => {
       expect(found.totalCount).toBe(1);
     });
 
-    it('takes the seed\'s INTERNATIONAL_WIR spelling and records INTERNATIONAL_WIRE', async () => {
-      const made = await unwrap(partner.c.POST('/finance/v1/payment_request', { body: payment({ payeeId: wirePayeeId, paymentMethodType: 'INTERNATIONAL_WIR', currency: 'EUR', amount: 8400.5 }) }));
+    it("takes the seed's INTERNATIONAL_WIR spelling and records INTERNATIONAL_WIRE", async () => {
+      const made = await unwrap(
+        partner.c.POST('/finance/v1/payment_request', {
+          body: payment({ payeeId: wirePayeeId, paymentMethodType: 'INTERNATIONAL_WIR', currency: 'EUR', amount: 8400.5 }),
+        }),
+      );
       expect(made).toMatchObject({ paymentMethodType: 'INTERNATIONAL_WIRE', route: 'WIRE', amount: '8400.50' });
     });
 
@@ -235,19 +303,29 @@ describe.each(stores)('partner API on $name', (kind) => {
       ['a wire to an ACH payee', { paymentMethodType: 'DOMESTIC_WIRE' }, 422, '#/paymentMethodType'],
       ['an unknown payee', { payeeId: 999_999 }, 404, '#/payeeId'],
     ] as const)('refuses %s', async (_, patch, status, pointer) => {
-      const { response, error } = await partner.c.POST('/finance/v1/payment_request', { body: { ...payment(), ...patch } as S['PaymentRequest'] });
+      const { response, error } = await partner.c.POST('/finance/v1/payment_request', {
+        body: { ...payment(), ...patch } as S['PaymentRequest'],
+      });
       expect(response.status).toBe(status);
       expect(error!.errors).toContainEqual(expect.objectContaining({ pointer }));
     });
 
-    it('refuses a payment for an unlinked merchant, or to another merchant\'s payee (404)', async () => {
-      expect((await partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: outsider.merchantId }) })).response.status).toBe(404);
-      expect((await partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: globex.merchantId }) })).response.status).toBe(404);
+    it("refuses a payment for an unlinked merchant, or to another merchant's payee (404)", async () => {
+      expect(
+        (await partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: outsider.merchantId }) })).response.status,
+      ).toBe(404);
+      expect(
+        (await partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: globex.merchantId }) })).response.status,
+      ).toBe(404);
       expect((await rival.c.POST('/finance/v1/payment_request', { body: payment() })).response.status).toBe(404);
     });
 
     it('fails a payment to a sandbox failure account with its history', async () => {
-      const failing = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId, { ach: { ...ach(acme.merchantId).ach, accountNumber: '000111110002' } }) }));
+      const failing = await unwrap(
+        partner.c.POST('/finance/v1/recipient-ach', {
+          body: ach(acme.merchantId, { ach: { ...ach(acme.merchantId).ach, accountNumber: '000111110002' } }),
+        }),
+      );
       const made = await unwrap(partner.c.POST('/finance/v1/payment_request', { body: payment({ payeeId: failing.id }) }));
       const failed = await waitForStatus(partner, made.paymentId, 'failed');
       expect(failed.statusHistory.map((h) => h.status)).toEqual(['created', 'processing', 'failed']);
@@ -256,17 +334,29 @@ describe.each(stores)('partner API on $name', (kind) => {
 
     it('searches payments of linked merchants only, by route, merchant and id, with paging and sorting', async () => {
       const g = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(globex.merchantId) }));
-      const gp = await unwrap(partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: globex.merchantId, payeeId: g.id, amount: 3 }) }));
-      const byMerchant = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: globex.merchantId } }));
+      const gp = await unwrap(
+        partner.c.POST('/finance/v1/payment_request', { body: payment({ merchantId: globex.merchantId, payeeId: g.id, amount: 3 }) }),
+      );
+      const byMerchant = await unwrap(
+        partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: globex.merchantId } }),
+      );
       expect(byMerchant.data.map((t) => t.paymentId)).toEqual([gp.paymentId]);
       const wires = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { route: 'WIRE' } }));
       expect(wires.data.every((t) => t.transactionType === 'WIRE')).toBe(true);
-      const sorted = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { sortProperty: 'amount', isDescending: true, pageSize: 3 } }));
+      const sorted = await unwrap(
+        partner.c.POST('/finance/v1/partner/search_transactions', { body: { sortProperty: 'amount', isDescending: true, pageSize: 3 } }),
+      );
       const amounts = sorted.data.map((t) => Number(t.amount));
       expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
       expect(sorted.totalCount).toBeGreaterThan(3);
-      expect((await unwrap(rival.c.POST('/finance/v1/partner/search_transactions', { body: {} }))).data.some((t) => t.merchantId !== outsider.merchantId)).toBe(false);
-      expect((await partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: outsider.merchantId } })).response.status).toBe(404);
+      expect(
+        (await unwrap(rival.c.POST('/finance/v1/partner/search_transactions', { body: {} }))).data.some(
+          (t) => t.merchantId !== outsider.merchantId,
+        ),
+      ).toBe(false);
+      expect(
+        (await partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: outsider.merchantId } })).response.status,
+      ).toBe(404);
     });
   });
 });

@@ -30,37 +30,67 @@ describe.each(stores)('payee accounts on $name', (kind) => {
     const { data, response } = await acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: bankAccount() });
     expect(response.status).toBe(201);
     expect(data!.PayeeAccountId).toMatch(/^pa_[0-9a-z]{26}$/);
-    const account = await unwrap(acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: data!.PayeeAccountId } } }));
-    expect(account).toMatchObject({ payeeId, type: 'BANK_ACCOUNT', accountNumber: '6789', routingNumber: '021000021', accountType: 'CHECKINGS', accountTypeId: 1, active: true });
+    const account = await unwrap(
+      acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: data!.PayeeAccountId } } }),
+    );
+    expect(account).toMatchObject({
+      payeeId,
+      type: 'BANK_ACCOUNT',
+      accountNumber: '6789',
+      routingNumber: '021000021',
+      accountType: 'CHECKINGS',
+      accountTypeId: 1,
+      active: true,
+    });
     expect(JSON.stringify(account)).not.toContain('000123456789');
   });
 
   it('adds an IBAN account, checking its check digits', async () => {
-    const good = await acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013000', Currency: 'EUR' } });
+    const good = await acme.a.POST('/v1/payees/{id}/accounts', {
+      params: path(),
+      body: { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013000', Currency: 'EUR' },
+    });
     expect(good.response.status).toBe(201);
-    const account = await unwrap(acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: good.data!.PayeeAccountId } } }));
+    const account = await unwrap(
+      acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: good.data!.PayeeAccountId } } }),
+    );
     expect(account).toMatchObject({ type: 'IBAN', IBAN: '3000', accountType: null, accountTypeId: null });
-    const bad = await acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013001' } });
+    const bad = await acme.a.POST('/v1/payees/{id}/accounts', {
+      params: path(),
+      body: { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013001' },
+    });
     expect(bad.response.status).toBe(422);
     expect(bad.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/IBAN' }));
   });
 
-  it.each(['accountHolderName', 'bankName', 'routingNumber', 'accountNumber', 'accountType'] as const)('rejects a BANK_ACCOUNT without %s', async (field) => {
-    const { response, error } = await acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: { ...bankAccount(), [field]: undefined } });
-    expect(response.status).toBe(400);
-    expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: `#/${field}` }));
-  });
+  it.each(['accountHolderName', 'bankName', 'routingNumber', 'accountNumber', 'accountType'] as const)(
+    'rejects a BANK_ACCOUNT without %s',
+    async (field) => {
+      const { response, error } = await acme.a.POST('/v1/payees/{id}/accounts', {
+        params: path(),
+        body: { ...bankAccount(), [field]: undefined },
+      });
+      expect(response.status).toBe(400);
+      expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: `#/${field}` }));
+    },
+  );
 
   it('rejects an IBAN account without IBAN', async () => {
-    const { response, error } = await acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: { type: 'IBAN', accountHolderName: 'Maria' } });
+    const { response, error } = await acme.a.POST('/v1/payees/{id}/accounts', {
+      params: path(),
+      body: { type: 'IBAN', accountHolderName: 'Maria' },
+    });
     expect(response.status).toBe(400);
     expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/IBAN' }));
   });
 
   it('updates an account, disables it (kept, listed, inactive) and then refuses changes', async () => {
-    const id = (await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: bankAccount('000555554321') }))).PayeeAccountId;
+    const id = (await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: bankAccount('000555554321') })))
+      .PayeeAccountId;
     const params = { path: { id: payeeId, account_id: id } };
-    const updated = await unwrap(acme.a.PATCH('/v1/payees/{id}/accounts/{account_id}', { params, body: { ...bankAccount('000999998888'), accountType: 'SAVINGS' } }));
+    const updated = await unwrap(
+      acme.a.PATCH('/v1/payees/{id}/accounts/{account_id}', { params, body: { ...bankAccount('000999998888'), accountType: 'SAVINGS' } }),
+    );
     expect(updated).toMatchObject({ accountNumber: '8888', accountType: 'SAVINGS', accountTypeId: 2 });
     const disabled = await unwrap(acme.a.DELETE('/v1/payees/{id}/accounts/{account_id}', { params }));
     expect(disabled).toEqual({ accountId: id, message: `Payee account ${id} is disabled.` });
@@ -76,15 +106,23 @@ describe.each(stores)('payee accounts on $name', (kind) => {
     const other = await newMerchant(service, 'Other');
     const id = (await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: path(), body: bankAccount() }))).PayeeAccountId;
     expect((await other.a.GET('/v1/payees/{id}/accounts', { params: path() })).response.status).toBe(404);
-    expect((await other.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } })).response.status).toBe(404);
-    expect((await other.a.DELETE('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } })).response.status).toBe(404);
+    expect(
+      (await other.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await other.a.DELETE('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } })).response
+        .status,
+    ).toBe(404);
     expect((await other.a.POST('/v1/payees/{id}/accounts', { params: path(), body: bankAccount() })).response.status).toBe(404);
-    expect(await unwrap(acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } }))).toMatchObject({ active: true });
+    expect(
+      await unwrap(acme.a.GET('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: id } } })),
+    ).toMatchObject({ active: true });
   });
 
   it('holds at most 20 accounts per payee (422)', async () => {
     const payee = await unwrap(acme.a.POST('/v1/payees', { body: individual }));
-    for (let i = 0; i < 20; i++) await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount() }));
+    for (let i = 0; i < 20; i++)
+      await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount() }));
     const over = await acme.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount() });
     expect(over.response.status).toBe(422);
     expect(over.error!.type).toBe('https://payouts.example/problems/limit-reached');

@@ -32,9 +32,12 @@ describe.each(stores)('payees on $name', (kind) => {
     expect(response.headers.get('location')).toBe(`/v1/payees/${data!.id}`);
   });
 
-  it('creates a business payee with tax id and phone number', async () => {
+  it('creates a business payee with tax id and phone number; the tax id comes back as its last 4', async () => {
     const payee = await unwrap(acme.a.POST('/v1/payees', { body: business }));
-    expect(payee).toMatchObject(business);
+    expect(payee).toMatchObject({ ...business, taxId: '6789' });
+    // Kept whole: the list filter still matches the full value.
+    const found = await unwrap(acme.a.POST('/v1/payees/list', { body: { taxId: business.taxId } }));
+    expect(found.map((p) => p.id)).toContain(payee.id);
   });
 
   it('rejects a business payee without taxId, naming the field', async () => {
@@ -61,7 +64,7 @@ describe.each(stores)('payees on $name', (kind) => {
     expect(after).toHaveLength(before.length);
   });
 
-  it('creates through group B\'s /v1/payees/Create the same payees group A sees', async () => {
+  it("creates through group B's /v1/payees/Create the same payees group A sees", async () => {
     const created = await unwrap(acme.b.POST('/v1/payees/Create', { body: { ...individual, name: 'Via Platform' } }));
     expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: created.id } } }))).toEqual(created);
     expect(await unwrap(acme.b.GET('/v1/payees/{id}', { params: { path: { id: created.id } } }))).toEqual(created);
@@ -70,34 +73,69 @@ describe.each(stores)('payees on $name', (kind) => {
   it('updates only the fields sent and replaces the address', async () => {
     const payee = await unwrap(acme.a.POST('/v1/payees', { body: { ...individual, idType: 'passport' } }));
     const newAddress = { ...address, addressLine: '1 Main Street', postalCode: '10001' };
-    const updated = await unwrap(acme.a.PATCH('/v1/payees/{id}', { params: { path: { id: payee.id } }, body: { EmailAddress: 'new@example.com', address: newAddress } }));
-    expect(updated).toMatchObject({ id: payee.id, name: individual.name, idType: 'passport', EmailAddress: 'new@example.com', address: newAddress });
+    const updated = await unwrap(
+      acme.a.PATCH('/v1/payees/{id}', {
+        params: { path: { id: payee.id } },
+        body: { EmailAddress: 'new@example.com', address: newAddress },
+      }),
+    );
+    expect(updated).toMatchObject({
+      id: payee.id,
+      name: individual.name,
+      idType: 'passport',
+      EmailAddress: 'new@example.com',
+      address: newAddress,
+    });
     expect(new Date(updated.updatedOn).getTime()).toBeGreaterThanOrEqual(new Date(payee.updatedOn).getTime());
   });
 
   it('refuses an update that would leave a business without a tax id (422), and keeps the record', async () => {
     const payee = await unwrap(acme.a.POST('/v1/payees', { body: individual }));
-    const { error, response } = await acme.a.PATCH('/v1/payees/{id}', { params: { path: { id: payee.id } }, body: { payeeType: 'business', taxId: '12-3456789', phoneNumber: '+13125550198', address } });
+    const { error, response } = await acme.a.PATCH('/v1/payees/{id}', {
+      params: { path: { id: payee.id } },
+      body: { payeeType: 'business', taxId: '12-3456789', phoneNumber: '+13125550198', address },
+    });
     expect(response.status).toBe(200);
     expect(error).toBeUndefined();
     const cleared = await acme.a.PATCH('/v1/payees/{id}', { params: { path: { id: payee.id } }, body: { taxId: null, address } });
     expect(cleared.response.status).toBe(422);
     expect(cleared.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/taxId' }));
-    expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: payee.id } } }))).toMatchObject({ taxId: '12-3456789' });
+    expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: payee.id } } }))).toMatchObject({ taxId: '6789' });
   });
 
   it('lists with filters, sorting and pages', async () => {
     const m = await newMerchant(service, 'Lister');
     for (const name of ['Charlie Brown', 'alice Smith', 'Bob Stone', 'Alicia Keys']) {
-      await unwrap(m.a.POST('/v1/payees', { body: { ...individual, name, EmailAddress: `${name.split(' ')[0]!.toLowerCase()}@example.com` } }));
+      await unwrap(
+        m.a.POST('/v1/payees', { body: { ...individual, name, EmailAddress: `${name.split(' ')[0]!.toLowerCase()}@example.com` } }),
+      );
     }
     await unwrap(m.a.POST('/v1/payees', { body: { ...business, name: 'Zeta Corp' } }));
     const names = (list: { name: string }[]) => list.map((p) => p.name);
-    expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { name: 'ALI', sortProperty: 'name' } })))).toEqual(['alice Smith', 'Alicia Keys']);
+    expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { name: 'ALI', sortProperty: 'name' } })))).toEqual([
+      'alice Smith',
+      'Alicia Keys',
+    ]);
     expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { payeeType: 'business' } })))).toEqual(['Zeta Corp']);
     expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { EmailAddress: 'BOB@example.com' } })))).toEqual(['Bob Stone']);
-    expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { address: { city: 'new york' }, payeeType: 'individual', sortProperty: 'name', isDescending: true, pageSize: 2 } })))).toEqual(['Charlie Brown', 'Bob Stone']);
-    expect(names(await unwrap(m.a.POST('/v1/payees/list', { body: { payeeType: 'individual', sortProperty: 'name', isDescending: true, pageSize: 2, pageNumber: 2 } })))).toEqual(['Alicia Keys', 'alice Smith']);
+    expect(
+      names(
+        await unwrap(
+          m.a.POST('/v1/payees/list', {
+            body: { address: { city: 'new york' }, payeeType: 'individual', sortProperty: 'name', isDescending: true, pageSize: 2 },
+          }),
+        ),
+      ),
+    ).toEqual(['Charlie Brown', 'Bob Stone']);
+    expect(
+      names(
+        await unwrap(
+          m.a.POST('/v1/payees/list', {
+            body: { payeeType: 'individual', sortProperty: 'name', isDescending: true, pageSize: 2, pageNumber: 2 },
+          }),
+        ),
+      ),
+    ).toEqual(['Alicia Keys', 'alice Smith']);
     expect(await unwrap(m.b.POST('/v1/payees/list', { body: {} }))).toHaveLength(5);
   });
 
@@ -107,7 +145,7 @@ describe.each(stores)('payees on $name', (kind) => {
     expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/pageSize' }));
   });
 
-  it('never shows or changes another merchant\'s payee (404, same as missing)', async () => {
+  it("never shows or changes another merchant's payee (404, same as missing)", async () => {
     const mine = await unwrap(acme.a.POST('/v1/payees', { body: individual }));
     const read = await other.a.GET('/v1/payees/{id}', { params: { path: { id: mine.id } } });
     const missing = await other.a.GET('/v1/payees/{id}', { params: { path: { id: 999_999 } } });

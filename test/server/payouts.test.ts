@@ -1,30 +1,30 @@
 // Payouts through groups A and B over real HTTP, on each store, with a real webhook receiver: the full
-// life cycle and its events, every failure outcome of the sandbox rail, exact amounts, idempotency,
-// cancellation rules, the cancel/process race, listing and isolation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// life cycle and its events, every failure outcome of the sandbox rail, exact amounts, cancellation rules,
+// the cancel/process race, listing and isolation. Idempotency is in the table of idempotency.test.ts.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { receivePayoutEvent, type PayoutEvent } from '../../client/webhooks.js';
 import { eachPayout } from '../../client/paginate.js';
-import testAccounts from '../../server/payouts/sandbox-test-accounts.json' with { type: 'json' };
+import testAccounts from '../../server/rails/sandbox-test-accounts.json' with { type: 'json' };
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-async function payeeWithAccount(m: TestMerchant, accountNumber = '000123456789') {
+async function payeeWithAccount(m: TestMerchant, accountNumber = '000123456789', Currency: string | null = 'USD') {
   const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
-  const { PayeeAccountId } = await unwrap(m.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount(accountNumber) }));
+  const body = { ...bankAccount(accountNumber), Currency };
+  const { PayeeAccountId } = await unwrap(m.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body }));
   return { payeeId: payee.id, accountId: PayeeAccountId };
 }
 
-async function waitForStatus(m: TestMerchant, reference: string, status: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function waitForStatus(m: TestMerchant, reference: string, status: string, timeoutMs = 10_000) {
+  const reached = async () => {
     const payout = await unwrap(m.a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } }));
-    if (payout.Status === status) return payout;
-    if (Date.now() > deadline) throw new Error(`payout ${reference} is ${payout.Status}, not ${status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    if (payout.Status !== status) throw new Error(`payout ${reference} is ${payout.Status}, not ${status}`);
+    return payout;
+  };
+  return vi.waitFor(reached, { timeout: timeoutMs, interval: 20 });
 }
 
 describe.each(stores)('payouts on $name', (kind) => {
@@ -54,45 +54,105 @@ describe.each(stores)('payouts on $name', (kind) => {
 
   it('accepts a payout at once (202, created) and takes it to completed, POSTing created → processing → sent → completed', async () => {
     const { payeeId, accountId } = await payeeWithAccount(acme);
-    const { data, response } = await acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 1250, Currency: 'USD', Description: 'November commission' } });
+    const { data, response } = await acme.a.POST('/v1/payouts', {
+      body: { PayeeId: payeeId, Amount: 1250, Currency: 'USD', Description: 'November commission' },
+    });
     expect(response.status).toBe(202);
-    expect(data).toMatchObject({ PayeeId: payeeId, PayeeAccountId: accountId, Amount: '1250.00', Currency: 'USD', Status: 'created', Reasons: [], MerchantId: acme.merchantId, Description: 'November commission' });
+    expect(data).toMatchObject({
+      PayeeId: payeeId,
+      PayeeAccountId: accountId,
+      Amount: '1250.00',
+      Currency: 'USD',
+      Status: 'created',
+      Reasons: [],
+      MerchantId: acme.merchantId,
+      Description: 'November commission',
+    });
     expect(response.headers.get('location')).toBe(`/v1/payouts/${data!.PayoutUniqueReference}`);
     const events = await eventsOf(data!.PayoutUniqueReference, 4);
     expect(events.map((e) => e.state)).toEqual(['created', 'processing', 'sent', 'completed']);
     for (const e of events) {
-      expect(e).toEqual({ payout_request_id: data!.PayoutUniqueReference, amount: '1250.00', currency: 'USD', timestamp: expect.stringMatching(/Z$/), state: e.state });
+      expect(e).toEqual({
+        payout_request_id: data!.PayoutUniqueReference,
+        amount: '1250.00',
+        currency: 'USD',
+        timestamp: expect.stringMatching(/Z$/),
+        state: e.state,
+      });
     }
     const done = await waitForStatus(acme, data!.PayoutUniqueReference, 'completed');
     expect(done.Reasons).toEqual([]);
   });
 
-  it.each(testAccounts.outcomes.map((o) => [o.reason, o] as const))('fails a payout to a %s test account with that reason', async (_, outcome) => {
-    const { payeeId } = await payeeWithAccount(acme, `00011111${outcome.endsWith}`);
-    const payout = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 80, Currency: 'USD' } }));
-    const failed = await waitForStatus(acme, payout.PayoutUniqueReference, 'failed');
-    expect(failed.Reasons).toEqual([{ code: outcome.reason, message: outcome.message }]);
-    const expected = outcome.failsAt === 'processing' ? ['created', 'processing', 'failed'] : ['created', 'processing', 'sent', 'failed'];
-    const events = await eventsOf(payout.PayoutUniqueReference, expected.length);
-    expect(events.map((e) => e.state)).toEqual(expected);
-    expect(events.at(-1)!.reasons).toEqual([{ code: outcome.reason, message: outcome.message }]);
-  });
+  it.each(testAccounts.outcomes.map((o) => [o.reason, o] as const))(
+    'fails a payout to a %s test account with that reason',
+    async (_, outcome) => {
+      const { payeeId } = await payeeWithAccount(acme, `00011111${outcome.endsWith}`);
+      const payout = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 80, Currency: 'USD' } }));
+      const failed = await waitForStatus(acme, payout.PayoutUniqueReference, 'failed');
+      expect(failed.Reasons).toEqual([{ code: outcome.reason, message: outcome.message }]);
+      const expected = outcome.failsAt === 'processing' ? ['created', 'processing', 'failed'] : ['created', 'processing', 'sent', 'failed'];
+      const events = await eventsOf(payout.PayoutUniqueReference, expected.length);
+      expect(events.map((e) => e.state)).toEqual(expected);
+      expect(events.at(-1)!.reasons).toEqual([{ code: outcome.reason, message: outcome.message }]);
+    },
+  );
 
   it('keeps amounts exact and refuses more decimals than the currency has', async () => {
     const { payeeId } = await payeeWithAccount(acme);
     const cents = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 0.3, Currency: 'USD' } }));
     expect(cents.Amount).toBe('0.30');
-    const yen = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 1500, Currency: 'JPY' } }));
+    const yenPayee = (await payeeWithAccount(acme, '000123456789', 'JPY')).payeeId;
+    const yen = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: yenPayee, Amount: 1500, Currency: 'JPY' } }));
     expect(yen.Amount).toBe('1500');
-    const dinar = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 10.125, Currency: 'BHD' } }));
+    const dinarPayee = (await payeeWithAccount(acme, '000123456789', 'BHD')).payeeId;
+    const dinar = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: dinarPayee, Amount: 10.125, Currency: 'BHD' } }));
     expect(dinar.Amount).toBe('10.125');
-    for (const [Amount, Currency] of [[12.555, 'USD'], [1500.5, 'JPY']] as const) {
+    for (const [Amount, Currency] of [
+      [12.555, 'USD'],
+      [1500.5, 'JPY'],
+    ] as const) {
       const { response, error } = await acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount, Currency } });
       expect(response.status).toBe(422);
-      expect(error).toMatchObject({ type: 'https://payouts.example/problems/invalid-amount', errors: [expect.objectContaining({ pointer: '#/Amount' })] });
+      expect(error).toMatchObject({
+        type: 'https://payouts.example/problems/invalid-amount',
+        errors: [expect.objectContaining({ pointer: '#/Amount' })],
+      });
     }
     const unknown = await acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 5, Currency: 'XXX' } });
     expect(unknown.response.status).toBe(422);
+  });
+
+  const mismatch = 'group %s: refuses a payout in a currency its account does not take (422 naming Currency), writing nothing';
+  it.each(['a', 'b'] as const)(mismatch, async (group) => {
+    const pay = (body: { PayeeId: number; PayeeAccountId?: string; Amount: number; Currency: string }) =>
+      group === 'a' ? acme.a.POST('/v1/payouts', { body }) : acme.b.POST('/v1/payouts', { body });
+    const { payeeId, accountId } = await payeeWithAccount(acme);
+    const euros = { PayeeId: payeeId, Amount: 25, Currency: 'EUR' };
+    for (const body of [euros, { ...euros, PayeeAccountId: accountId }]) {
+      const { response, error } = await pay(body);
+      expect(response.status).toBe(422);
+      expect(error!.type).toBe('https://payouts.example/problems/business-rule');
+      expect(error!.errors).toEqual([expect.objectContaining({ pointer: '#/Currency' })]);
+    }
+    const params = { query: { PayeeId: payeeId } };
+    const listed = group === 'a' ? acme.a.GET('/v1/payouts', { params }) : acme.b.GET('/v1/payouts', { params });
+    expect((await unwrap(listed)).data).toEqual([]);
+
+    // With a EUR account as well, each currency is paid into the account that takes it, whichever is newer.
+    const iban = { type: 'IBAN' as const, accountHolderName: null, IBAN: 'DE89370400440532013000', Currency: 'EUR' };
+    const eur = await unwrap(acme.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payeeId } }, body: iban }));
+    const inEuro = await pay({ PayeeId: payeeId, Amount: 25, Currency: 'EUR' });
+    expect(inEuro.response.status).toBe(202);
+    expect(inEuro.data).toMatchObject({ PayeeAccountId: eur.PayeeAccountId, Amount: '25.00', Currency: 'EUR' });
+    const inDollars = await pay({ PayeeId: payeeId, Amount: 25, Currency: 'USD' });
+    expect(inDollars.data).toMatchObject({ PayeeAccountId: accountId, Currency: 'USD' });
+  });
+
+  it('pays an account recorded without a Currency in any currency', async () => {
+    const { payeeId, accountId } = await payeeWithAccount(acme, '000123456789', null);
+    const payout = await unwrap(acme.b.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 40, Currency: 'GBP' } }));
+    expect(payout).toMatchObject({ PayeeAccountId: accountId, Currency: 'GBP' });
   });
 
   it('refuses a payout to a missing payee (404) or a payee without an active account (422)', async () => {
@@ -104,33 +164,19 @@ describe.each(stores)('payouts on $name', (kind) => {
     expect(none.response.status).toBe(422);
     const { payeeId, accountId } = await payeeWithAccount(acme);
     await unwrap(acme.a.DELETE('/v1/payees/{id}/accounts/{account_id}', { params: { path: { id: payeeId, account_id: accountId } } }));
-    const disabled = await acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, PayeeAccountId: accountId, Amount: 5, Currency: 'USD' } });
+    const disabled = await acme.a.POST('/v1/payouts', {
+      body: { PayeeId: payeeId, PayeeAccountId: accountId, Amount: 5, Currency: 'USD' },
+    });
     expect(disabled.response.status).toBe(422);
     expect(disabled.error!.type).toBe('https://payouts.example/problems/inactive-account');
-  });
-
-  it('replays an Idempotency-Key with the same body and refuses it with another (409)', async () => {
-    const { payeeId } = await payeeWithAccount(acme);
-    const key = `key-${kind.name}-${Date.now()}`;
-    const body = { PayeeId: payeeId, Amount: 42, Currency: 'USD' };
-    const headers = { 'Idempotency-Key': key };
-    const attempts = await Promise.all(Array.from({ length: 10 }, () => acme.a.POST('/v1/payouts', { params: { header: headers }, body })));
-    const references = new Set(attempts.map((a) => a.data!.PayoutUniqueReference));
-    expect(references.size).toBe(1);
-    expect(attempts.filter((a) => a.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
-    const other = await acme.a.POST('/v1/payouts', { params: { header: headers }, body: { ...body, Amount: 43 } });
-    expect(other.response.status).toBe(409);
-    expect(other.error!.type).toBe('https://payouts.example/problems/idempotency-conflict');
-    const listed = [];
-    for await (const p of eachPayout(acme.a, { PayeeId: payeeId })) listed.push(p);
-    expect(listed).toHaveLength(1);
   });
 
   it('lists newest first with cursor pages and filters, through A and B alike', async () => {
     const m = await newMerchant(service, 'Lister');
     const { payeeId } = await payeeWithAccount(m);
     const created = [];
-    for (let i = 1; i <= 7; i++) created.push(await unwrap(m.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: i, Currency: 'USD' } })));
+    for (let i = 1; i <= 7; i++)
+      created.push(await unwrap(m.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: i, Currency: 'USD' } })));
     const first = await unwrap(m.a.GET('/v1/payouts', { params: { query: { PageSize: 3 } } }));
     expect(first.data.map((p) => p.Amount)).toEqual(['7.00', '6.00', '5.00']);
     expect(first.nextCursor).toBeTruthy();
@@ -194,7 +240,10 @@ describe.each(stores)('cancelling payouts on $name', (kind) => {
     const payout = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 5, Currency: 'USD' } }));
     const params = { path: { PayoutUniqueReference: payout.PayoutUniqueReference } };
     const cancelled = await unwrap(acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params }));
-    expect(cancelled).toMatchObject({ Status: 'cancelled', Reasons: [{ code: 'cancelled_by_request', message: 'The merchant cancelled the payout.' }] });
+    expect(cancelled).toMatchObject({
+      Status: 'cancelled',
+      Reasons: [{ code: 'cancelled_by_request', message: 'The merchant cancelled the payout.' }],
+    });
     expect(await unwrap(acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params }))).toEqual(cancelled);
     const deliveries = await receiver.waitFor(2, (d) => d.body.includes(payout.PayoutUniqueReference));
     expect(deliveries.map((d) => JSON.parse(d.body).state)).toEqual(['created', 'cancelled']);
@@ -203,7 +252,10 @@ describe.each(stores)('cancelling payouts on $name', (kind) => {
   });
 
   it('refuses to cancel a processing, completed or failed payout (409) and leaves it unchanged', async () => {
-    for (const [accountNumber, finalStatus] of [['000123456789', 'completed'], ['000111110004', 'failed']] as const) {
+    for (const [accountNumber, finalStatus] of [
+      ['000123456789', 'completed'],
+      ['000111110004', 'failed'],
+    ] as const) {
       const { payeeId } = await payeeWithAccount(acme, accountNumber);
       const payout = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 5, Currency: 'USD' } }));
       const params = { path: { PayoutUniqueReference: payout.PayoutUniqueReference } };
@@ -211,7 +263,8 @@ describe.each(stores)('cancelling payouts on $name', (kind) => {
       const processing = await acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params });
       expect(processing.response.status).toBe(409);
       expect(processing.error!.type).toBe('https://payouts.example/problems/payout-not-cancellable');
-      while ((await unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params }))).Status !== finalStatus) await service.services.engine.round();
+      while ((await unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params }))).Status !== finalStatus)
+        await service.services.engine.round();
       const refused = await acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params });
       expect(refused.response.status).toBe(409);
       expect(refused.error!.detail).toContain(finalStatus);
@@ -221,24 +274,46 @@ describe.each(stores)('cancelling payouts on $name', (kind) => {
 
   it('lets exactly one of cancel and processing win when they race', async () => {
     const { payeeId } = await payeeWithAccount(acme);
-    const payouts = await Promise.all(Array.from({ length: 30 }, () => unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 3, Currency: 'USD' } }))));
+    const payouts = await Promise.all(
+      Array.from({ length: 30 }, () => unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 3, Currency: 'USD' } }))),
+    );
     const [cancels] = await Promise.all([
-      Promise.all(payouts.map((p) => acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params: { path: { PayoutUniqueReference: p.PayoutUniqueReference } } }))),
+      Promise.all(
+        payouts.map((p) =>
+          acme.a.POST('/v1/payouts/{PayoutUniqueReference}/cancel', {
+            params: { path: { PayoutUniqueReference: p.PayoutUniqueReference } },
+          }),
+        ),
+      ),
       service.services.engine.round(),
     ]);
     for (let i = 0; i < payouts.length; i++) {
       const reference = payouts[i]!.PayoutUniqueReference;
       const cancel = cancels[i]!;
-      while (![ 'cancelled', 'completed' ].includes((await unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } }))).Status)) {
+      while (
+        !['cancelled', 'completed'].includes(
+          (await unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } })))
+            .Status,
+        )
+      ) {
         await service.services.engine.round();
       }
-      const final = await unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } }));
+      const final = await unwrap(
+        acme.a.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } }),
+      );
       if (cancel.response.status === 200) expect(final.Status).toBe('cancelled');
       else {
         expect(cancel.response.status).toBe(409);
         expect(final.Status).toBe('completed');
       }
-      const states = (await service.services.store.db.selectFrom('payout_events').select('state').where('payout_reference', '=', reference).orderBy('id').execute()).map((e) => e.state);
+      const states = (
+        await service.services.store.db
+          .selectFrom('payout_events')
+          .select('state')
+          .where('payout_reference', '=', reference)
+          .orderBy('id')
+          .execute()
+      ).map((e) => e.state);
       expect(states).toEqual(final.Status === 'cancelled' ? ['created', 'cancelled'] : ['created', 'processing', 'sent', 'completed']);
     }
   });

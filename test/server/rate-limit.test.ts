@@ -13,7 +13,13 @@ let close: () => void;
 beforeAll(async () => {
   const app = express();
   // The caller is whoever the Authorization header names; the service's own callerOf verifies a token.
-  app.use(rateLimit(2, async (auth) => auth, () => clock));
+  app.use(
+    rateLimit(
+      2,
+      async (req) => req.headers.authorization,
+      () => clock,
+    ),
+  );
   app.get('/ping', (_req, res) => void res.json({ ok: true }));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -29,7 +35,7 @@ const ping = async (caller: string) => {
 };
 
 describe('rate limit windows', () => {
-  it('opens a caller\'s window at its first request and keeps it shut across a clock minute', async () => {
+  it("opens a caller's window at its first request and keeps it shut across a clock minute", async () => {
     clock = 59_000; // one second before the clock's minute turns
     expect((await ping('a')).status).toBe(200);
     expect((await ping('a')).status).toBe(200);

@@ -1,11 +1,12 @@
 // The validator's route matchers are compiled once per documented path (server/http/route-matcher-cache.ts):
 // a cached matcher answers exactly as a freshly compiled one, and no caller can change what the next gets.
 import { describe, expect, it } from 'vitest';
-import { cacheValidatorRouteMatchers, validatorPathToRegexpModule } from '../../server/http/route-matcher-cache.js';
+import { cacheValidatorRouteMatchers, uncachedPathToRegexp, validatorPathToRegexpModule } from '../../server/http/route-matcher-cache.js';
 
 describe('validator route matcher cache', () => {
+  // Another test file of the same worker may have installed it already: the original is what the cache wraps.
   const mod = validatorPathToRegexpModule();
-  const original = mod.pathToRegexp;
+  const original = uncachedPathToRegexp();
   cacheValidatorRouteMatchers();
   const cached = mod.pathToRegexp;
 

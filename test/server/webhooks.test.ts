@@ -8,6 +8,7 @@ import { WebhookVerificationError } from '../../client/webhook-signature.js';
 import { checkTarget, isPrivateAddress } from '../../server/webhooks/address-guard.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
+import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -19,13 +20,17 @@ async function payout(m: TestMerchant, accountNumber = '000123456789') {
 
 /** The delivery records whose URL passes `match`, once `count` of them have an outcome (not `sending`). */
 async function settledRecords(service: RunningService, match: (url: string) => boolean, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const records = (await service.services.store.db.selectFrom('webhook_deliveries').selectAll().execute()).filter((r) => match(r.url));
-    if (records.filter((r) => r.outcome !== 'sending').length >= count || Date.now() > deadline) return records;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const records = async () =>
+    (await service.services.store.db.selectFrom('webhook_deliveries').selectAll().execute()).filter((r) => match(r.url));
+  await expect
+    .poll(async () => (await records()).filter((r) => r.outcome !== 'sending').length, { timeout: 10_000, interval: 20 })
+    .toBeGreaterThanOrEqual(count);
+  return records();
 }
+
+/** Waits until the payouts are final and every one of their events is dispatched and answered: nothing more will be sent. */
+const settled = (service: RunningService, payouts: string[]) =>
+  expect.poll(() => unsettled(service.services.store, { payouts }), { timeout: 10_000, interval: 20 }).toEqual([]);
 
 describe.each(stores)('webhooks on $name', (kind) => {
   let service: RunningService;
@@ -48,9 +53,19 @@ describe.each(stores)('webhooks on $name', (kind) => {
     const m = await newMerchant(service);
     const other = await newMerchant(service, 'Other');
     const created = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/a` } }));
-    expect(created).toMatchObject({ url: `${receiver.url}/a`, environment: 'sandbox', signed: false, secret: null, events: ['payout.created', 'payout.processing', 'payout.sent', 'payout.completed', 'payout.failed', 'payout.cancelled'] });
+    expect(created).toMatchObject({
+      url: `${receiver.url}/a`,
+      environment: 'sandbox',
+      signed: false,
+      secret: null,
+      events: ['payout.created', 'payout.processing', 'payout.sent', 'payout.completed', 'payout.failed', 'payout.cancelled'],
+    });
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
-    const second = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/b`, events: ['payout.completed', 'payout.failed'], environment: 'production' } }));
+    const second = await unwrap(
+      m.a.POST('/v1/webhooks', {
+        body: { url: `${receiver.url}/b`, events: ['payout.completed', 'payout.failed'], environment: 'production' },
+      }),
+    );
     expect((await unwrap(m.a.GET('/v1/webhooks'))).map((w) => w.id)).toEqual([created.id, second.id]);
     expect(await unwrap(other.a.GET('/v1/webhooks'))).toEqual([]);
     expect((await other.a.DELETE('/v1/webhooks', { params: { query: { id: created.id } } })).response.status).toBe(404);
@@ -67,10 +82,15 @@ describe.each(stores)('webhooks on $name', (kind) => {
     await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/production`, environment: 'production' } }));
     const p = await payout(m);
     await receiver.waitFor(5, (d) => d.body.includes(p.PayoutUniqueReference));
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(service, [p.PayoutUniqueReference]);
     const got = receiver.deliveries.filter((d) => d.body.includes(p.PayoutUniqueReference));
     expect(got.filter((d) => d.path === '/final').map((d) => JSON.parse(d.body).state)).toEqual(['completed']);
-    expect(got.filter((d) => d.path === '/all').map((d) => JSON.parse(d.body).state)).toEqual(['created', 'processing', 'sent', 'completed']);
+    expect(got.filter((d) => d.path === '/all').map((d) => JSON.parse(d.body).state)).toEqual([
+      'created',
+      'processing',
+      'sent',
+      'completed',
+    ]);
     expect(got.filter((d) => d.path === '/production')).toEqual([]);
     const mine = await settledRecords(service, (url) => url === `${receiver.url}/final` || url === `${receiver.url}/all`, 5);
     expect(mine).toHaveLength(5);
@@ -80,13 +100,28 @@ describe.each(stores)('webhooks on $name', (kind) => {
   it('marks unknown a delivery whose sender stopped before recording it, and nothing in flight', async () => {
     const now = Date.now();
     const row = (eventId: number, attemptedAt: number) => ({
-      event_id: eventId, webhook_id: `wh_abandoned_${kind.name}`, message_id: `msg_${eventId}`, url: 'https://gone.example/hook',
-      outcome: 'sending' as const, status_code: null, error: null, duration_ms: null, attempted_at: attemptedAt,
+      event_id: eventId,
+      webhook_id: `wh_abandoned_${kind.name}`,
+      message_id: `msg_${eventId}`,
+      url: 'https://gone.example/hook',
+      outcome: 'sending' as const,
+      status_code: null,
+      error: null,
+      duration_ms: null,
+      attempted_at: attemptedAt,
     });
     // Claimed by a process that died two minutes ago, and one claimed a second ago by a live sender.
-    await service.services.store.db.insertInto('webhook_deliveries').values([row(900_000_001, now - 120_000), row(900_000_002, now - 1_000)]).execute();
+    await service.services.store.db
+      .insertInto('webhook_deliveries')
+      .values([row(900_000_001, now - 120_000), row(900_000_002, now - 1_000)])
+      .execute();
     expect(await service.services.dispatcher.settleAbandoned(now)).toBe(1);
-    const rows = await service.services.store.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', `wh_abandoned_${kind.name}`).orderBy('event_id').execute();
+    const rows = await service.services.store.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', `wh_abandoned_${kind.name}`)
+      .orderBy('event_id')
+      .execute();
     expect(rows.map((r) => r.outcome)).toEqual(['unknown', 'sending']);
     expect(rows[0]!.error).toContain('not sent again');
     expect(await service.services.dispatcher.settleAbandoned(now)).toBe(0);
@@ -99,7 +134,7 @@ describe.each(stores)('webhooks on $name', (kind) => {
     await unwrap(m.a.POST('/v1/webhooks', { body: { url: failing.url, events: ['payout.created'] } }));
     const p = await payout(m);
     await failing.waitFor(1);
-    await new Promise((r) => setTimeout(r, 500));
+    await settled(service, [p.PayoutUniqueReference]);
     expect(failing.deliveries).toHaveLength(1);
     const [record] = await settledRecords(service, (url) => url === failing.url, 1);
     expect(record).toMatchObject({ outcome: 'failed', status_code: 500 });
@@ -128,7 +163,9 @@ describe.each(stores)('webhooks on $name', (kind) => {
 
   it('signs deliveries of signed registrations (Standard Webhooks), with the secret shown only once', async () => {
     const m = await newMerchant(service);
-    const created = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/signed`, signed: true, events: ['payout.created'] } }));
+    const created = await unwrap(
+      m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/signed`, signed: true, events: ['payout.created'] } }),
+    );
     expect(created.secret).toMatch(/^whsec_/);
     expect(JSON.stringify(await unwrap(m.a.GET('/v1/webhooks')))).not.toContain(created.secret!);
     const p = await payout(m);
@@ -136,13 +173,20 @@ describe.each(stores)('webhooks on $name', (kind) => {
     expect(delivery!.headers['webhook-id']).toMatch(/^msg_[0-9a-z]{26}$/);
     const event = await receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: created.secret! });
     expect(event).toMatchObject({ state: 'created', payout_request_id: p.PayoutUniqueReference });
-    await expect(receivePayoutEvent(delivery!.body.replace('10.00', '99.00'), delivery!.headers as Record<string, string>, { secret: created.secret! })).rejects.toBeInstanceOf(WebhookVerificationError);
-    await expect(receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(
+      receivePayoutEvent(delivery!.body.replace('10.00', '99.00'), delivery!.headers as Record<string, string>, {
+        secret: created.secret!,
+      }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(
+      receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
   it('holds at most 20 registrations per merchant', async () => {
     const m = await newMerchant(service);
-    for (let i = 0; i < 20; i++) await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/${i}`, events: ['payout.completed'] } }));
+    for (let i = 0; i < 20; i++)
+      await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/${i}`, events: ['payout.completed'] } }));
     const over = await m.a.POST('/v1/webhooks', { body: { url: receiver.url } });
     expect(over.response.status).toBe(422);
     expect(over.error!.type).toBe('https://payouts.example/problems/limit-reached');
@@ -151,7 +195,19 @@ describe.each(stores)('webhooks on $name', (kind) => {
 
 describe('the private-address guard', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
   ])('refuses %s', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
@@ -171,7 +227,8 @@ describe('the private-address guard', () => {
     ['https://user:pass@hooks.example.com/x', 'credentials'],
     ['https://internal.example/x', 'private'],
   ])('refuses %s', async (url, reason) => {
-    const resolve = async (host: string) => (host === 'internal.example' ? [{ address: '10.0.0.5', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+    const resolve = async (host: string) =>
+      host === 'internal.example' ? [{ address: '10.0.0.5', family: 4 }] : [{ address: '93.184.216.34', family: 4 }];
     await expect(checkTarget(url, false, resolve)).rejects.toThrow(reason);
   });
 

@@ -23,7 +23,14 @@ export async function newMerchant(service: RunningService, name = 'Acme'): Promi
 
 export const address = { addressLine: '350 Fifth Avenue', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' };
 export const individual = { payeeType: 'individual' as const, name: 'Maria Gonzalez', EmailAddress: 'maria@example.com', address };
-export const business = { payeeType: 'business' as const, name: 'Northwind LLC', EmailAddress: 'ap@northwind.example', taxId: '12-3456789', phoneNumber: '+13125550198', address };
+export const business = {
+  payeeType: 'business' as const,
+  name: 'Northwind LLC',
+  EmailAddress: 'ap@northwind.example',
+  taxId: '12-3456789',
+  phoneNumber: '+13125550198',
+  address,
+};
 export const bankAccount = (accountNumber = '000123456789') => ({
   type: 'BANK_ACCOUNT' as const,
   accountHolderName: 'Maria Gonzalez',

@@ -1,7 +1,7 @@
 // Partners for tests: provisioned and linked through the Credentials service the admin CLI uses, then
 // reached only through the generated clients, which fetch their tokens from the partner token operations.
 import { createCounterpartyClient, createPartnerClient, type CounterpartyClient, type PartnerClient } from '../../client/create-clients.js';
-import { bundles, resolve } from '../contract/bundles.js';
+import { bundles, resolve } from './contract.js';
 import type { RunningService } from './service.js';
 
 export interface TestPartner {

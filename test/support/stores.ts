@@ -2,6 +2,7 @@
 // that answers (.ci/run points it at the machine's), each suite in a database of its own.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -14,7 +15,11 @@ export interface StoreKind {
 
 const sqlite: StoreKind = {
   name: 'sqlite',
-  fresh: async () => ({ url: join(mkdtempSync(join(tmpdir(), 'payout-test-')), 'store.sqlite'), drop: async () => {} }),
+  async fresh() {
+    const dir = mkdtempSync(join(tmpdir(), 'payout-test-'));
+    // The whole directory goes: the store file with its -wal and -shm files.
+    return { url: join(dir, 'store.sqlite'), drop: () => rm(dir, { recursive: true, force: true }) };
+  },
 };
 
 const adminUrl = process.env.TEST_DATABASE_URL;

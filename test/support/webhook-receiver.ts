@@ -39,7 +39,8 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       for (;;) {
         const matching = deliveries.filter(where);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${matching.length}: ${JSON.stringify(matching.map((d) => d.body))}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} deliveries, got ${matching.length}: ${JSON.stringify(matching.map((d) => d.body))}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

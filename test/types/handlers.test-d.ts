@@ -2,7 +2,7 @@
 // body of the wrong shape fails to compile.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { OperationRequest } from '../../server/http/operation-handler.js';
-import type { RequestContext } from '../../server/http/request-context.js';
+import type { RequestContext } from '../../server/auth/principal.js';
 import type { MerchantHandlers } from '../../server/groups/merchant/handlers.js';
 import type { components, operations } from '../../generated/merchant/schema.js';
 

@@ -7,8 +7,8 @@ import * as counterparty from '../../generated/counterparty/routes.js';
 import * as merchant from '../../generated/merchant/routes.js';
 import * as partner from '../../generated/partner/routes.js';
 import * as platform from '../../generated/platform/routes.js';
-import { groups, type Group } from '../../scripts/groups.js';
-import { bundles, operationsOf, resolve, type Json } from '../contract/bundles.js';
+import { groups, type Group } from '../../generated/index.js';
+import { bundles, operationsOf, resolve, type Json } from './contract.js';
 
 export const basePaths: Record<Group, string> = {
   merchant: merchant.basePath,
@@ -54,7 +54,9 @@ function served(group: Group): ServedOperation[] {
     const atOrigin = Array.isArray(op.servers) && op.servers.length > 0;
     const schemes = (op.security ?? doc.security ?? []).flatMap((s: Json) => Object.keys(s));
     const item = resolve(doc, doc.paths[path]);
-    const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => resolve(doc, p)).map((p: Json) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: resolve(doc, p.schema) }));
+    const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])]
+      .map((p: Json) => resolve(doc, p))
+      .map((p: Json) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: resolve(doc, p.schema) }));
     const content = op.requestBody ? resolve(doc, op.requestBody).content : undefined;
     const json = content?.['application/json'];
     return {
@@ -77,14 +79,17 @@ function served(group: Group): ServedOperation[] {
 export const servedOperations: ServedOperation[] = groups.flatMap(served);
 
 /** The same, once per distinct method and URL (the service answers a shared path item with one handler). */
-export const distinctOperations: ServedOperation[] = servedOperations.filter((o, i, all) => all.findIndex((x) => x.method === o.method && x.url === o.url) === i);
+export const distinctOperations: ServedOperation[] = servedOperations.filter(
+  (o, i, all) => all.findIndex((x) => x.method === o.method && x.url === o.url) === i,
+);
 
 /** The documented request examples of an operation's JSON body, by name. */
 export function requestExamples(o: ServedOperation): Record<string, unknown> {
   const doc = bundles[o.group];
   const json = o.op.requestBody ? resolve(doc, o.op.requestBody).content['application/json'] : undefined;
   if (!json) return {};
-  if (json.examples) return Object.fromEntries(Object.entries<Json>(json.examples).map(([name, ex]) => [name, structuredClone(resolve(doc, ex).value)]));
+  if (json.examples)
+    return Object.fromEntries(Object.entries<Json>(json.examples).map(([name, ex]) => [name, structuredClone(resolve(doc, ex).value)]));
   return json.example === undefined ? {} : { example: structuredClone(json.example) };
 }
 

@@ -1,14 +1,20 @@
 // A tenant for the security suites: one merchant and one partner linked to it, each holding at least one
 // resource of every kind in groups A to E, all created over HTTP through the generated clients. Every
-// sensitive value a tenant sends (full account numbers, SSN, document and ID numbers) is unique to it and
+// sensitive value a tenant sends (full account numbers, SSNs, tax, document and ID numbers) is unique to it and
 // listed in `sensitive`, so a suite can look for it in every response.
-import { createBankingClient, createCounterpartyClient, createMerchantClient, createPartnerClient, createPlatformClient } from '../../client/create-clients.js';
+import {
+  createBankingClient,
+  createCounterpartyClient,
+  createMerchantClient,
+  createPartnerClient,
+  createPlatformClient,
+} from '../../client/create-clients.js';
 import type { BankingClient, CounterpartyClient, MerchantClient, PartnerClient, PlatformClient } from '../../client/create-clients.js';
 import type { Fetch } from '../../client/authenticated-fetch.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/banking/schema.js';
 import type { Resolver } from '../../server/webhooks/address-guard.js';
-import type { RunningService } from '../support/service.js';
+import type { RunningService } from './service.js';
 
 type BankingSchemas = components['schemas'];
 
@@ -52,8 +58,6 @@ export interface Tenant {
   accountNumbers: { operating: string };
   /** Values that may never appear whole in any response. */
   sensitive: string[];
-  /** Values partner-facing responses (groups C and E) show only masked. */
-  partnerMasked: string[];
   /** The webhook signing secret: shown once, in the registration's response. */
   webhookSecret: string;
 }
@@ -61,7 +65,8 @@ export interface Tenant {
 let made = 0;
 
 /** 12 digits unique to this process's nth tenant and a slot; never ending in a sandbox failure code. */
-const number = (n: number, slot: number) => `7${String(n).padStart(4, '0')}${slot}${String(n * 7 + slot).padStart(5, '0')}`.slice(0, 11) + '8';
+const number = (n: number, slot: number) =>
+  `${`7${String(n).padStart(4, '0')}${slot}${String(n * 7 + slot).padStart(5, '0')}`.slice(0, 11)}8`;
 
 /** A valid German IBAN (mod-97 check digits) around a 10-digit account number. */
 export function iban(account: string): string {
@@ -72,7 +77,11 @@ export function iban(account: string): string {
   return `DE${String(98 - remainder).padStart(2, '0')}${bban}`;
 }
 
-export async function newTenant(service: RunningService, label: string, options: { fetch?: Fetch; webhookUrl?: string } = {}): Promise<Tenant> {
+export async function newTenant(
+  service: RunningService,
+  label: string,
+  options: { fetch?: Fetch; webhookUrl?: string } = {},
+): Promise<Tenant> {
   made += 1;
   const n = made;
   const s = service.services;
@@ -104,32 +113,71 @@ export async function newTenant(service: RunningService, label: string, options:
   const passport = `X${String(n).padStart(8, '0')}`;
   const ein = `${String(20 + (n % 70))}-${String(1_000_000 + n * 13).slice(-7, -4)}${String(4000 + n).slice(-4)}`;
   const counterpartyEin = `${String(30 + (n % 60))}-${String(2_000_000 + n * 17).slice(-7)}`;
+  const payeeSsn = `5${String(n).padStart(2, '0').slice(-2)}-${String(20 + (n % 79)).padStart(2, '0')}-${String(6000 + n).slice(-4)}`;
+  const beneficiaryId = `BEN-${String(700_000 + n * 7)}`;
   const address = { addressLine: '350 Fifth Avenue', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' };
   const usAddress = { line1: '350 Fifth Avenue', line2: null, city: 'New York', state: 'NY', postalCode: '10118', countryCode: 'US' };
   const deAddress = { line1: 'Kaiserplatz', line2: null, city: 'Frankfurt am Main', state: null, postalCode: '60311', countryCode: 'DE' };
 
   // Group A: a payee with a bank account and an IBAN account, a payout, a signed webhook registration.
-  const payee = await unwrap(a.POST('/v1/payees', { body: { payeeType: 'individual', name: `${label} Payee`, EmailAddress: 'payee@example.com', address } }));
+  const payeeBody = {
+    payeeType: 'individual' as const,
+    name: `${label} Payee`,
+    EmailAddress: 'payee@example.com',
+    taxId: payeeSsn,
+    idType: 'SSN',
+    address,
+  };
+  const payee = await unwrap(a.POST('/v1/payees', { body: payeeBody }));
   const payeeAccount = await unwrap(
     a.POST('/v1/payees/{id}/accounts', {
       params: { path: { id: payee.id } },
-      body: { type: 'BANK_ACCOUNT', accountHolderName: `${label} Payee`, bankName: 'First Hudson Bank', routingNumber: '021000021', accountNumber: numbers.payee, accountType: 'CHECKINGS', Currency: 'USD' },
+      body: {
+        type: 'BANK_ACCOUNT',
+        accountHolderName: `${label} Payee`,
+        bankName: 'First Hudson Bank',
+        routingNumber: '021000021',
+        accountNumber: numbers.payee,
+        accountType: 'CHECKINGS',
+        Currency: 'USD',
+      },
     }),
   );
   const ibanAccount = await unwrap(
-    a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: { type: 'IBAN', accountHolderName: `${label} Payee`, IBAN: numbers.iban, Currency: 'EUR' } }),
+    a.POST('/v1/payees/{id}/accounts', {
+      params: { path: { id: payee.id } },
+      body: { type: 'IBAN', accountHolderName: `${label} Payee`, IBAN: numbers.iban, Currency: 'EUR' },
+    }),
   );
-  const payout = await unwrap(a.POST('/v1/payouts', { body: { PayeeId: payee.id, PayeeAccountId: payeeAccount.PayeeAccountId, Amount: 10, Currency: 'USD' } }));
-  const webhook = await unwrap(a.POST('/v1/webhooks', { body: { url: options.webhookUrl ?? `https://hooks.${label.toLowerCase()}.example/payouts`, signed: true } }));
+  const payout = await unwrap(
+    a.POST('/v1/payouts', { body: { PayeeId: payee.id, PayeeAccountId: payeeAccount.PayeeAccountId, Amount: 10, Currency: 'USD' } }),
+  );
+  const webhook = await unwrap(
+    a.POST('/v1/webhooks', { body: { url: options.webhookUrl ?? `https://hooks.${label.toLowerCase()}.example/payouts`, signed: true } }),
+  );
 
   // Group B: a payee of its own, which group A sees too.
-  const platformPayee = await unwrap(b.POST('/v1/payees/Create', { body: { payeeType: 'individual', name: `${label} Platform Payee`, EmailAddress: 'platform@example.com', address } }));
+  const platformPayee = await unwrap(
+    b.POST('/v1/payees/Create', {
+      body: { payeeType: 'individual', name: `${label} Platform Payee`, EmailAddress: 'platform@example.com', address },
+    }),
+  );
 
   // Group D: a verified business with a verified owner, two accounts (one funding the other), a
   // counterparty per rail, and money moved on every rail.
   const business = await unwrap(
     d.POST('/finance/api/v1/business', {
-      body: { legalName: `${label} Logistics LLC`, entityType: 'LLC', taxId: ein, formationDate: '2019-03-14', incorporationCountry: 'US', incorporationState: 'DE', address: usAddress, phone: '+13125550198', email: 'treasury@example.com' },
+      body: {
+        legalName: `${label} Logistics LLC`,
+        entityType: 'LLC',
+        taxId: ein,
+        formationDate: '2019-03-14',
+        incorporationCountry: 'US',
+        incorporationState: 'DE',
+        address: usAddress,
+        phone: '+13125550198',
+        email: 'treasury@example.com',
+      },
     }),
   );
   await unwrap(d.POST('/finance/api/v1/identity-verification', { body: { businessId: business.id, subject: 'BUSINESS' } }));
@@ -138,7 +186,15 @@ export async function newTenant(service: RunningService, label: string, options:
       body: {
         businessId: business.id,
         subject: 'PERSON',
-        person: { firstName: 'Dana', lastName: 'Whitfield', dateOfBirth: '1981-07-22', address: usAddress, taxId: ssn, roles: ['BENEFICIAL_OWNER'], ownershipPercentage: 60 },
+        person: {
+          firstName: 'Dana',
+          lastName: 'Whitfield',
+          dateOfBirth: '1981-07-22',
+          address: usAddress,
+          taxId: ssn,
+          roles: ['BENEFICIAL_OWNER'],
+          ownershipPercentage: 60,
+        },
       },
     }),
   );
@@ -147,17 +203,37 @@ export async function newTenant(service: RunningService, label: string, options:
       body: {
         businessId: business.id,
         subject: 'PERSON',
-        person: { firstName: 'Jonas', lastName: 'Weber', dateOfBirth: '1979-02-03', address: deAddress, idDocument: { type: 'PASSPORT', number: passport, issuingCountry: 'DE', expirationDate: '2031-05-19' }, roles: ['BENEFICIAL_OWNER'], ownershipPercentage: 30 },
+        person: {
+          firstName: 'Jonas',
+          lastName: 'Weber',
+          dateOfBirth: '1979-02-03',
+          address: deAddress,
+          idDocument: { type: 'PASSPORT', number: passport, issuingCountry: 'DE', expirationDate: '2031-05-19' },
+          roles: ['BENEFICIAL_OWNER'],
+          ownershipPercentage: 30,
+        },
       },
     }),
   );
-  const account = await unwrap(d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Operating', presetAccountNumber: numbers.operating } }));
+  const account = await unwrap(
+    d.POST('/finance/api/v1/account/{businessId}', {
+      params: { path: { businessId: business.id } },
+      body: { accountName: 'Operating', presetAccountNumber: numbers.operating },
+    }),
+  );
   const reserve = await unwrap(
-    d.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: business.id } }, body: { accountName: 'Reserve', presetAccountNumber: numbers.funding, fundingAccountNumber: numbers.operating } }),
+    d.POST('/finance/api/v1/account/{businessId}', {
+      params: { path: { businessId: business.id } },
+      body: { accountName: 'Reserve', presetAccountNumber: numbers.funding, fundingAccountNumber: numbers.operating },
+    }),
   );
   const counterparty = (body: Omit<BankingSchemas['CounterpartyCreateRequest'], 'businessId'>) =>
     unwrap(d.POST('/finance/api/v1/counterparty', { body: { businessId: business.id, ...body } })).then((x) => x.id);
-  const achCounterparty = await counterparty({ name: 'Acme Supplies Inc.', type: 'BUSINESS', ach: { routingNumber: '021000021', accountNumber: numbers.achCounterparty, accountType: 'CHECKING' } });
+  const achCounterparty = await counterparty({
+    name: 'Acme Supplies Inc.',
+    type: 'BUSINESS',
+    ach: { routingNumber: '021000021', accountNumber: numbers.achCounterparty, accountType: 'CHECKING' },
+  });
   const abaCounterparty = await counterparty({
     name: 'Harbor Freight Partners LLC',
     type: 'BUSINESS',
@@ -173,15 +249,34 @@ export async function newTenant(service: RunningService, label: string, options:
   const transfer = { accountId: account.id, currency: 'USD' };
   await unwrap(d.POST('/finance/api/v1/transaction/ach/pull', { body: { ...transfer, counterpartyId: achCounterparty, amount: 50_000 } }));
   await unwrap(d.POST('/finance/api/v1/transaction/ach/push', { body: { ...transfer, counterpartyId: achCounterparty, amount: 100 } }));
-  await unwrap(d.POST('/finance/api/v1/transaction/wire/domestic', { body: { ...transfer, counterpartyId: abaCounterparty, amount: 200 } }));
-  await unwrap(d.POST('/finance/api/v1/transaction/wire/international', { body: { ...transfer, counterpartyId: bicCounterparty, amount: 300, purposeOfPayment: 'GOODS' } }));
+  await unwrap(
+    d.POST('/finance/api/v1/transaction/wire/domestic', { body: { ...transfer, counterpartyId: abaCounterparty, amount: 200 } }),
+  );
+  await unwrap(
+    d.POST('/finance/api/v1/transaction/wire/international', {
+      body: { ...transfer, counterpartyId: bicCounterparty, amount: 300, purposeOfPayment: 'GOODS' },
+    }),
+  );
   await unwrap(d.POST('/finance/api/v1/transaction/internal/transfer', { body: { ...transfer, toAccountId: reserve.id, amount: 400 } }));
 
   // Group C: an ACH and a wire recipient of the merchant, and a payment to the first.
-  const recipientAddress = { line1: '350 Fifth Avenue', city: 'New York', state: 'NY', postalCode: '10118', countryCode: 'US', type: 'RESIDENCE' as const };
+  const recipientAddress = {
+    line1: '350 Fifth Avenue',
+    city: 'New York',
+    state: 'NY',
+    postalCode: '10118',
+    countryCode: 'US',
+    type: 'RESIDENCE' as const,
+  };
   const achRecipient = await unwrap(
     c.POST('/finance/v1/recipient-ach', {
-      body: { email: 'recipient@example.com', name: `${label} Recipient`, type: 'INDIVIDUAL', merchantId: merchant.merchantId, ach: { accountNumber: numbers.recipient, bankAccountType: 'CHECKING', routingNumber: '021000021', address: recipientAddress } },
+      body: {
+        email: 'recipient@example.com',
+        name: `${label} Recipient`,
+        type: 'INDIVIDUAL',
+        merchantId: merchant.merchantId,
+        ach: { accountNumber: numbers.recipient, bankAccountType: 'CHECKING', routingNumber: '021000021', address: recipientAddress },
+      },
     }),
   );
   const wireRecipient = await unwrap(
@@ -193,13 +288,34 @@ export async function newTenant(service: RunningService, label: string, options:
         type: 'BUSINESS',
         paymentMethodType: 'DOMESTIC_WIRE',
         merchantId: merchant.merchantId,
-        wire: { type: 'DOMESTIC', beneficiaryFIIdType: 'ABA', receiverRoutingNumber: '026009593', beneficiaryFIName: 'Bank of America, N.A.', beneficiaryAccountNumber: numbers.wireRecipient, address: { ...recipientAddress, type: 'BUSINESS' } },
+        wire: {
+          ...{
+            type: 'DOMESTIC',
+            beneficiaryFIIdType: 'ABA',
+            receiverRoutingNumber: '026009593',
+            beneficiaryFIName: 'Bank of America, N.A.',
+          },
+          ...{
+            beneficiaryAccountNumber: numbers.wireRecipient,
+            beneficiaryIdNumber: beneficiaryId,
+            address: { ...recipientAddress, type: 'BUSINESS' },
+          },
+        },
       },
     }),
   );
   const partnerPayment = await unwrap(
     c.POST('/finance/v1/payment_request', {
-      body: { payeeId: achRecipient.id, merchantAccountNumber: numbers.merchantAccount, amount: 12.5, currency: 'USD', paymentMethodType: 'STANDARD', description: 'commission', merchantId: merchant.merchantId, partnerPaymentUniqueId: `${label}-1` },
+      body: {
+        payeeId: achRecipient.id,
+        merchantAccountNumber: numbers.merchantAccount,
+        amount: 12.5,
+        currency: 'USD',
+        paymentMethodType: 'STANDARD',
+        description: 'commission',
+        merchantId: merchant.merchantId,
+        partnerPaymentUniqueId: `${label}-1`,
+      },
     }),
   );
 
@@ -215,12 +331,26 @@ export async function newTenant(service: RunningService, label: string, options:
         type: 'BUSINESS',
         idNumber: counterpartyEin,
         idType: 'EIN',
-        ach: { accountNumber: numbers.counterparty, bankAccountType: 'CHECKING', routingNumber: '021000021', address: { ...recipientAddress, type: 'BUSINESS' } },
+        ach: {
+          accountNumber: numbers.counterparty,
+          bankAccountType: 'CHECKING',
+          routingNumber: '021000021',
+          address: { ...recipientAddress, type: 'BUSINESS' },
+        },
       },
     }),
   );
   const counterpartyPayment = await unwrap(
-    e.POST('/finance/v1/payment_request', { body: { payeeId: counterpartyE.id, amount: 7, currency: 'USD', paymentMethodType: 'SAME_DAY', description: 'refund', merchantId: merchant.merchantId } }),
+    e.POST('/finance/v1/payment_request', {
+      body: {
+        payeeId: counterpartyE.id,
+        amount: 7,
+        currency: 'USD',
+        paymentMethodType: 'SAME_DAY',
+        description: 'refund',
+        merchantId: merchant.merchantId,
+      },
+    }),
   );
 
   return {
@@ -256,8 +386,12 @@ export async function newTenant(service: RunningService, label: string, options:
       counterpartyPayment: counterpartyPayment.paymentId,
     },
     accountNumbers: { operating: numbers.operating },
-    sensitive: [...Object.values(numbers), ssn, ssn.replace(/-/g, ''), passport, merchant.clientSecret, partner.clientSecret],
-    partnerMasked: [counterpartyEin],
+    sensitive: [
+      ...Object.values(numbers),
+      ...[ssn, ssn.replace(/-/g, ''), passport, merchant.clientSecret, partner.clientSecret],
+      // Tax and ID numbers, masked alike in every group (the counterparty's EIN is also group A's payee taxId).
+      ...[payeeSsn, payeeSsn.replace(/-/g, ''), beneficiaryId, counterpartyEin, counterpartyEin.replace(/-/g, '')],
+    ],
     webhookSecret: webhook.secret!,
   };
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { groups, type Group } from '../../scripts/groups.js';
+import { groups, type Group } from '../../generated/index.js';
 
 export type Json = Record<string, any>;
 
@@ -48,7 +48,8 @@ export function operationsOf(group: Group): { path: string; method: string; op: 
   for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
     const item = resolve(doc, rawItem);
     for (const method of methods) {
-      if (item[method]) out.push({ path, method, op: item[method], pointer: `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` });
+      if (item[method])
+        out.push({ path, method, op: item[method], pointer: `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` });
     }
   }
   return out;

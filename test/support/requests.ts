@@ -43,4 +43,5 @@ export async function send(baseUrl: string, method: string, path: string, call: 
 export const problemType = (kind: string) => `https://payouts.example/problems/${kind}`;
 
 /** A concrete path for an operation's template: each `{param}` from `values`, else `1`. */
-export const fill = (template: string, values: Record<string, string | number> = {}) => template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? 1)));
+export const fill = (template: string, values: Record<string, string | number> = {}) =>
+  template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? 1)));

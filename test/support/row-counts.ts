@@ -1,0 +1,14 @@
+// How many rows each table of a store holds: a suite compares two readings to prove that refused requests
+// wrote nothing anywhere.
+import { sql } from 'kysely';
+import type { Store } from '../../server/store/database.js';
+
+export async function rowCounts(store: Store): Promise<Record<string, number>> {
+  const tables = (await store.db.introspection.getTables()).map((t) => t.name).sort();
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(store.db);
+    counts[table] = Number(rows[0]?.n ?? 0);
+  }
+  return counts;
+}

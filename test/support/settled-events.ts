@@ -1,0 +1,47 @@
+// What is still under way for payouts and their webhooks, read from the store. Before a test asserts that
+// something did NOT happen (no second delivery, no duplicate event), it waits until this is empty: each payout
+// final, each of its events dispatched, each delivery's answer recorded. Nothing is sent after that, so a late
+// copy would already have arrived and is caught, where a fixed sleep could only hope so.
+import type { Store } from '../../server/store/database.js';
+
+const finalStates = ['completed', 'failed', 'cancelled'] as const;
+
+export interface Unsettled {
+  /** Only these payouts (all when not given). */
+  payouts?: string[];
+  /** Only deliveries claimed at or after this time (ms): older claims may be a killed process's, never answered. */
+  claimedSince?: number;
+}
+
+/** What is not settled yet, one line each (the first 20 of each kind): empty once everything is. */
+export async function unsettled(store: Store, only: Unsettled = {}): Promise<string[]> {
+  if (only.payouts?.length === 0) return [];
+  const payouts = await store.db
+    .selectFrom('payouts')
+    .select(['reference', 'status'])
+    .where('status', 'not in', finalStates)
+    .$if(only.payouts !== undefined, (q) => q.where('reference', 'in', only.payouts!))
+    .limit(20)
+    .execute();
+  const events = await store.db
+    .selectFrom('payout_events')
+    .select(['id', 'payout_reference', 'state'])
+    .where('dispatched_at', 'is', null)
+    .$if(only.payouts !== undefined, (q) => q.where('payout_reference', 'in', only.payouts!))
+    .limit(20)
+    .execute();
+  const deliveries = await store.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('payout_events as e', 'e.id', 'd.event_id')
+    .select(['d.event_id', 'd.url', 'e.payout_reference', 'e.state'])
+    .where('d.outcome', '=', 'sending')
+    .$if(only.claimedSince !== undefined, (q) => q.where('d.attempted_at', '>=', only.claimedSince!))
+    .$if(only.payouts !== undefined, (q) => q.where('e.payout_reference', 'in', only.payouts!))
+    .limit(20)
+    .execute();
+  return [
+    ...payouts.map((p) => `payout ${p.reference} is ${p.status}`),
+    ...events.map((e) => `event ${e.id} (${e.payout_reference} ${e.state}) is not dispatched`),
+    ...deliveries.map((d) => `the delivery of event ${d.event_id} (${d.payout_reference} ${d.state}) to ${d.url} has no answer recorded`),
+  ];
+}
