@@ -20,7 +20,9 @@ export function describeMachine(): Machine {
   try {
     const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     // Uncommitted changes to what is measured make the commit only the starting point.
-    commit = git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--', 'server', 'bench', 'generated') ? ' + uncommitted changes' : '');
+    commit =
+      git('rev-parse', '--short', 'HEAD') +
+      (git('status', '--porcelain', '--', 'server', 'bench', 'generated') ? ' + uncommitted changes' : '');
   } catch {
     commit = undefined; // not a git checkout
   }

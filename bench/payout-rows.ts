@@ -35,7 +35,15 @@ export interface Owner {
  * Adds `count` payouts of `owner`, created one millisecond apart and ending `endsAt` ms; `first` numbers
  * them so successive calls continue the same sequence. Returns the seconds it took.
  */
-export async function insertPayouts(store: Store, owner: Owner, first: number, count: number, endsAt: number, rowsPerStatement = 2000, rowsPerTransaction = 100_000): Promise<number> {
+export async function insertPayouts(
+  store: Store,
+  owner: Owner,
+  first: number,
+  count: number,
+  endsAt: number,
+  rowsPerStatement = 2000,
+  rowsPerTransaction = 100_000,
+): Promise<number> {
   const started = performance.now();
   for (let done = 0; done < count; ) {
     const inTransaction = Math.min(rowsPerTransaction, count - done);

@@ -62,7 +62,8 @@ async function runOn(store: BenchStore): Promise<PipelineRun> {
           lastAnswerAt = performance.now();
         });
       });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`creating ${count} payouts: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`creating ${count} payouts: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       return lastAnswerAt;
     };
     // A warm-up batch through the whole pipeline first, as the http part warms up: a fresh process runs
@@ -86,7 +87,9 @@ async function runOn(store: BenchStore): Promise<PipelineRun> {
       totalS: round(totalS),
       payoutsPerSec: Math.round(n / totalS),
       createdPerSec: Math.round(n / createS),
-      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMsPerPayout: round((((cpuAfter - cpuBefore) / ticksPerSecond) * 1000) / n) } : {}),
+      ...(cpuBefore !== undefined && cpuAfter !== undefined
+        ? { serverCpuMsPerPayout: round((((cpuAfter - cpuBefore) / ticksPerSecond) * 1000) / n) }
+        : {}),
       deliveries: Object.fromEntries([...receiver.byState].map(([state, count]) => [state, count - (before.get(state) ?? 0)])),
       duplicateCompleted: [...receiver.completed.values()].filter((c) => c > 1).length,
       ...(store.kind === 'sqlite' ? { aim: 500 } : {}),

@@ -19,7 +19,8 @@ export interface Child {
 export async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process ended (${child.exitCode ?? child.signalCode}) before answering`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${url}: the process ended (${child.exitCode ?? child.signalCode}) before answering`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       await response.arrayBuffer();
@@ -44,7 +45,11 @@ async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
 async function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, healthPath: string): Promise<Child> {
   const started = performance.now();
   const stderr: string[] = [];
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr.push(chunk.toString());
     if (stderr.length > 50) stderr.shift();
@@ -76,11 +81,20 @@ export async function startService(env: ServiceEnv, options: { via?: 'node' | 't
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const [command, args] =
-    options.via === 'tsx' ? [`${root}node_modules/.bin/tsx`, ['server/main.ts']] : [process.execPath, [...profile, '--import', 'tsx', 'server/main.ts']];
+    options.via === 'tsx'
+      ? [`${root}node_modules/.bin/tsx`, ['server/main.ts']]
+      : [process.execPath, [...profile, '--import', 'tsx', 'server/main.ts']];
   return startChild(
     command,
     args,
-    { NODE_ENV: 'production', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE: 'true', SANDBOX_STEP_MS: '2000', ...env },
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      SANDBOX_STEP_MS: '2000',
+      ...env,
+    },
     port,
     '/health',
   );

@@ -53,9 +53,15 @@ export async function provision(baseUrl: string, merchant: Merchant, options: { 
   const client = createMerchantClient({ baseUrl, credentials: { clientId: merchant.clientId, clientSecret: merchant.clientSecret } });
   const payee = await unwrap(client.POST('/v1/payees', { body: documentedRequest('/v1/payees') as never }));
   // The documented account (a bank account the sandbox rail completes) is what every benchmark pays into.
-  const account = await unwrap(client.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: documentedRequest('/v1/payees/{id}/accounts') as never }));
+  const account = await unwrap(
+    client.POST('/v1/payees/{id}/accounts', {
+      params: { path: { id: payee.id } },
+      body: documentedRequest('/v1/payees/{id}/accounts') as never,
+    }),
+  );
   if (options.webhookUrl) await unwrap(client.POST('/v1/webhooks', { body: { url: options.webhookUrl } }));
   return { ...merchant, token: await tokenFor(baseUrl, merchant), payeeId: payee.id, accountId: account.PayeeAccountId };
 }
 
-export const payoutBody = (payeeId: number) => JSON.stringify({ PayeeId: payeeId, Amount: 125.5, Currency: 'USD', Description: 'Invoice 2291' });
+export const payoutBody = (payeeId: number) =>
+  JSON.stringify({ PayeeId: payeeId, Amount: 125.5, Currency: 'USD', Description: 'Invoice 2291' });

@@ -54,7 +54,8 @@ export interface SummaryRow {
 const fixed = (x: number, digits = 2) => x.toFixed(digits);
 const storeName = (store: 'sqlite' | 'postgres') => (store === 'sqlite' ? 'embedded' : 'PostgreSQL');
 const load = (r: LoadResult) =>
-  `${r.requestsPerSec} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms` + (r.serverCpuUsPerRequest !== undefined ? `, ${r.serverCpuUsPerRequest} µs CPU/req` : '');
+  `${r.requestsPerSec} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms` +
+  (r.serverCpuUsPerRequest !== undefined ? `, ${r.serverCpuUsPerRequest} µs CPU/req` : '');
 
 /** One row per measure with an aim (and the tool chain's times, which have none). */
 export function summaryRows(results: Results): SummaryRow[] {
@@ -84,7 +85,8 @@ export function summaryRows(results: Results): SummaryRow[] {
       ...(run.aim ? { met: run.payoutsPerSec >= run.aim } : {}),
     });
   }
-  if (results.pipeline?.result.skipped) rows.push({ measure: 'Pipeline, PostgreSQL', aim: 'reported', result: `skipped: ${results.pipeline.result.skipped}` });
+  if (results.pipeline?.result.skipped)
+    rows.push({ measure: 'Pipeline, PostgreSQL', aim: 'reported', result: `skipped: ${results.pipeline.result.skipped}` });
   for (const run of results.webhooks?.result.runs ?? []) {
     const w = run.withHanging;
     rows.push({
@@ -108,8 +110,17 @@ export function summaryRows(results: Results): SummaryRow[] {
   }
   const tools = results.toolchain?.result;
   if (tools) {
-    for (const c of tools.commands) rows.push({ measure: c.command.replace(/^npm /, 'npm '), aim: 'reported', result: `${c.seconds} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` });
-    rows.push({ measure: 'Server start (tsx server/main.ts, fresh store) to first answer', aim: 'reported', result: `${tools.serverStartMedianS} s (/health), ${tools.firstApiAnswerMedianS} s (first API request)` });
+    for (const c of tools.commands)
+      rows.push({
+        measure: c.command.replace(/^npm /, 'npm '),
+        aim: 'reported',
+        result: `${c.seconds} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}`,
+      });
+    rows.push({
+      measure: 'Server start (tsx server/main.ts, fresh store) to first answer',
+      aim: 'reported',
+      result: `${tools.serverStartMedianS} s (/health), ${tools.firstApiAnswerMedianS} s (first API request)`,
+    });
   }
   return rows;
 }
@@ -119,8 +130,19 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function markdown(results: Results): string {
-  const out: string[] = ['# Benchmark results', '', 'Written by `npm run bench` (bench/README.md says what each part measures). Each part is measured side by side within itself; parts run at different times are marked so.', ''];
-  out.push(table(['measure', 'aim', 'result', 'met'], summaryRows(results).map((r) => [r.measure, r.aim, r.result, r.met === undefined ? '' : r.met ? 'yes' : 'no'])), '');
+  const out: string[] = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/README.md says what each part measures). Each part is measured side by side within itself; parts run at different times are marked so.',
+    '',
+  ];
+  out.push(
+    table(
+      ['measure', 'aim', 'result', 'met'],
+      summaryRows(results).map((r) => [r.measure, r.aim, r.result, r.met === undefined ? '' : r.met ? 'yes' : 'no']),
+    ),
+    '',
+  );
   out.push('## Where and when', '');
   out.push(
     table(
@@ -137,17 +159,47 @@ function markdown(results: Results): string {
   );
   const http = results.http?.result;
   if (http) {
-    out.push('## Full stack against bare Express', '', `${http.settings.connections} connections, ${http.settings.durationS} s each after a ${http.settings.warmupS} s warm-up.`, '');
-    out.push(table(['operation', 'bare Express', 'full stack', 'ratio'], http.operations.map((o) => [o.operation, load(o.baseline), load(o.service), fixed(o.ratio)])), '');
+    out.push(
+      '## Full stack against bare Express',
+      '',
+      `${http.settings.connections} connections, ${http.settings.durationS} s each after a ${http.settings.warmupS} s warm-up.`,
+      '',
+    );
+    out.push(
+      table(
+        ['operation', 'bare Express', 'full stack', 'ratio'],
+        http.operations.map((o) => [o.operation, load(o.baseline), load(o.service), fixed(o.ratio)]),
+      ),
+      '',
+    );
   }
   const prism = results.prism?.result;
-  if (prism) out.push('## Real server against the Prism mock', '', table(['operation', 'Prism mock', 'real server', 'ratio'], [[prism.operation, load(prism.prism), load(prism.service), fixed(prism.ratio)]]), '');
+  if (prism)
+    out.push(
+      '## Real server against the Prism mock',
+      '',
+      table(
+        ['operation', 'Prism mock', 'real server', 'ratio'],
+        [[prism.operation, load(prism.prism), load(prism.service), fixed(prism.ratio)]],
+      ),
+      '',
+    );
   const pipeline = results.pipeline?.result;
   if (pipeline) {
     out.push('## Payout pipeline (SANDBOX_STEP_MS=0)', '');
     out.push(
       table(
-        ['store', 'payouts', 'concurrency', 'created in', 'all payout.completed in', 'payouts/s', 'server CPU per payout', 'deliveries', 'duplicates'],
+        [
+          'store',
+          'payouts',
+          'concurrency',
+          'created in',
+          'all payout.completed in',
+          'payouts/s',
+          'server CPU per payout',
+          'deliveries',
+          'duplicates',
+        ],
         pipeline.runs.map((r) => [
           r.store,
           String(r.payouts),
@@ -156,7 +208,9 @@ function markdown(results: Results): string {
           `${r.totalS} s`,
           String(r.payoutsPerSec),
           r.serverCpuMsPerPayout === undefined ? '' : `${r.serverCpuMsPerPayout} ms`,
-          Object.entries(r.deliveries).map(([k, v]) => `${k} ${v}`).join(', '),
+          Object.entries(r.deliveries)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
           String(r.duplicateCompleted),
         ]),
       ),
@@ -170,7 +224,16 @@ function markdown(results: Results): string {
     const latency = (f: LatencyFigures) => `p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, max ${f.maxMs} ms (${f.events} events)`;
     out.push(
       table(
-        ['store', 'fast merchant', 'alone', 'beside the hanging receiver', 'its events pending', 'held by it', 'p99 difference', 'duplicates'],
+        [
+          'store',
+          'fast merchant',
+          'alone',
+          'beside the hanging receiver',
+          'its events pending',
+          'held by it',
+          'p99 difference',
+          'duplicates',
+        ],
         webhooks.runs.map((r) => [
           r.store,
           `${r.payouts} payouts at ${r.ratePerSec}/s`,
@@ -188,8 +251,21 @@ function markdown(results: Results): string {
   }
   const list = results.list?.result;
   if (list) {
-    out.push('## List scaling (embedded store)', '', `Inserting: ${Object.entries(list.insertS).map(([n, s]) => `${Number(n).toLocaleString('en')} payouts in ${s} s`).join(', ')}.`, '');
-    out.push(table(['query', ...list.sizes.map((n) => `${n.toLocaleString('en')} payouts`), 'p50 ratio'], list.queries.map((q) => [`GET /v1/payouts?${q.query}`, ...list.sizes.map((n) => load(q.at[n]!)), fixed(q.p50Ratio)])), '');
+    out.push(
+      '## List scaling (embedded store)',
+      '',
+      `Inserting: ${Object.entries(list.insertS)
+        .map(([n, s]) => `${Number(n).toLocaleString('en')} payouts in ${s} s`)
+        .join(', ')}.`,
+      '',
+    );
+    out.push(
+      table(
+        ['query', ...list.sizes.map((n) => `${n.toLocaleString('en')} payouts`), 'p50 ratio'],
+        list.queries.map((q) => [`GET /v1/payouts?${q.query}`, ...list.sizes.map((n) => load(q.at[n]!)), fixed(q.p50Ratio)]),
+      ),
+      '',
+    );
   }
   const tools = results.toolchain?.result;
   if (tools) {

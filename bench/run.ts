@@ -40,4 +40,5 @@ for (const part of selected) {
 }
 
 console.log(`\n== summary (${Math.round((performance.now() - started) / 1000)} s; bench/results/latest.md)`);
-for (const row of summaryRows(results)) console.log(`  ${row.met === undefined ? ' ' : row.met ? '✓' : '✗'} ${row.measure}: ${row.result} (aim ${row.aim})`);
+for (const row of summaryRows(results))
+  console.log(`  ${row.met === undefined ? ' ' : row.met ? '✓' : '✗'} ${row.measure}: ${row.result} (aim ${row.aim})`);

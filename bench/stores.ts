@@ -40,7 +40,11 @@ export async function postgresStore(): Promise<BenchStore | { skipped: string }>
   }
   const url = new URL(adminUrl()!);
   url.pathname = `/${name}`;
-  return { kind: 'postgres', url: url.toString(), drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}) };
+  return {
+    kind: 'postgres',
+    url: url.toString(),
+    drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
 }
 
 /** A part's runs, one a store; `skipped` says why PostgreSQL has none. */

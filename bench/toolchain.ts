@@ -41,7 +41,11 @@ function timed(command: string, args: string[]): Promise<CommandTiming> {
 
 export async function runToolchain(): Promise<ToolchainResult> {
   const commands: CommandTiming[] = [];
-  for (const args of [['run', 'generate', '--', '--check'], ['run', 'lint'], ['run', 'docs']]) {
+  for (const args of [
+    ['run', 'generate', '--', '--check'],
+    ['run', 'lint'],
+    ['run', 'docs'],
+  ]) {
     const timing = await timed('npm', args);
     console.log(`  ${timing.command.padEnd(32)} ${timing.seconds} s${timing.exitCode === 0 ? '' : ` (exit ${timing.exitCode})`}`);
     commands.push(timing);
@@ -63,7 +67,13 @@ export async function runToolchain(): Promise<ToolchainResult> {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`  server start to /health          ${serverStartS.join(' s, ')} s (median ${median(serverStartS)} s)`);
   console.log(`  server start to first API answer ${firstApiAnswerS.join(' s, ')} s (median ${median(firstApiAnswerS)} s)`);
-  return { commands, serverStartS, serverStartMedianS: median(serverStartS), firstApiAnswerS, firstApiAnswerMedianS: median(firstApiAnswerS) };
+  return {
+    commands,
+    serverStartS,
+    serverStartMedianS: median(serverStartS),
+    firstApiAnswerS,
+    firstApiAnswerMedianS: median(firstApiAnswerS),
+  };
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

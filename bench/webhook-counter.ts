@@ -44,7 +44,8 @@ export async function startWebhookCounter(): Promise<WebhookCounter> {
     async waitForCompleted(count, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (counter.completed.size < count) {
-        if (Date.now() > deadline) throw new Error(`only ${counter.completed.size} of ${count} payouts delivered payout.completed within ${timeoutMs / 1000} s`);
+        if (Date.now() > deadline)
+          throw new Error(`only ${counter.completed.size} of ${count} payouts delivered payout.completed within ${timeoutMs / 1000} s`);
         await new Promise((r) => setTimeout(r, 5));
       }
     },

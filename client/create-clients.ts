@@ -80,12 +80,14 @@ export function createBankingClient(options: MerchantClientOptions): BankingClie
 
 export function createPartnerClient(options: ClientOptions): PartnerClient {
   const plain = createClient<PartnerPaths>({ baseUrl: options.baseUrl, fetch: plainFetch(options.fetch), headers: options.headers });
-  const issue = (c: Credentials) => plain.POST('/finance/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
+  const issue = (c: Credentials) =>
+    plain.POST('/finance/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
   return make<PartnerPaths>(options, tokenSource(options, issue));
 }
 
 export function createCounterpartyClient(options: ClientOptions): CounterpartyClient {
   const plain = createClient<CounterpartyPaths>({ baseUrl: options.baseUrl, fetch: plainFetch(options.fetch), headers: options.headers });
-  const issue = (c: Credentials) => plain.POST('/api/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
+  const issue = (c: Credentials) =>
+    plain.POST('/api/v1/generate-token', { body: { clientId: c.clientId, clientSecret: c.clientSecret } }).then(issued);
   return make<CounterpartyPaths>(options, tokenSource(options, issue));
 }

@@ -10,7 +10,10 @@ type PayoutQuery = Omit<NonNullable<MerchantOperations['listPayouts']['parameter
 type PayeeFilters = Omit<MerchantSchemas['schemas']['PayeeListRequest'], 'pageNumber'>;
 type RecipientQuery = Omit<NonNullable<PartnerOperations['listRecipients']['parameters']['query']>, 'PageNumber'>;
 type PartnerSearch = Omit<PartnerSchemas['schemas']['PartnerTransactionSearchRequest'], 'pageNumber'>;
-type CounterpartySearch = Omit<NonNullable<CounterpartyOperations['searchTransactions']['requestBody']>['content']['application/json'], 'pageNumber'>;
+type CounterpartySearch = Omit<
+  NonNullable<CounterpartyOperations['searchTransactions']['requestBody']>['content']['application/json'],
+  'pageNumber'
+>;
 
 /** Payouts, newest first, following `nextCursor` (groups A and B). */
 export async function* eachPayout(client: MerchantClient | PlatformClient, query: PayoutQuery = {}) {
@@ -43,15 +46,21 @@ async function* byPageNumber<T>(fetchPage: (pageNumber: number) => Promise<{ dat
 
 /** A partner's recipients (group C). */
 export function eachRecipient(client: PartnerClient, query: RecipientQuery = {}) {
-  return byPageNumber((PageNumber) => unwrap(client.GET('/finance/v1/payees', { params: { query: { PageSize: 100, ...query, PageNumber } } })));
+  return byPageNumber((PageNumber) =>
+    unwrap(client.GET('/finance/v1/payees', { params: { query: { PageSize: 100, ...query, PageNumber } } })),
+  );
 }
 
 /** Payments of the partner's linked merchants (group C). */
 export function eachPartnerTransaction(client: PartnerClient, search: PartnerSearch = {}) {
-  return byPageNumber((pageNumber) => unwrap(client.POST('/finance/v1/partner/search_transactions', { body: { pageSize: 100, ...search, pageNumber } })));
+  return byPageNumber((pageNumber) =>
+    unwrap(client.POST('/finance/v1/partner/search_transactions', { body: { pageSize: 100, ...search, pageNumber } })),
+  );
 }
 
 /** Payment history matching the filters (group E). */
 export function eachTransaction(client: CounterpartyClient, search: CounterpartySearch = {}) {
-  return byPageNumber((pageNumber) => unwrap(client.POST('/finance/v1/search_transactions', { body: { pageSize: 100, ...search, pageNumber } })));
+  return byPageNumber((pageNumber) =>
+    unwrap(client.POST('/finance/v1/search_transactions', { body: { pageSize: 100, ...search, pageNumber } })),
+  );
 }

@@ -17,7 +17,10 @@ export class ApiProblemError extends Error implements ProblemDetails {
   readonly errors: ProblemFieldError[];
   readonly error?: ProblemDetails['error'];
 
-  constructor(problem: ProblemDetails, readonly response?: Response) {
+  constructor(
+    problem: ProblemDetails,
+    readonly response?: Response,
+  ) {
     super(`${problem.status} ${problem.title} ${problem.detail}`);
     this.name = 'ApiProblemError';
     this.type = problem.type;
@@ -45,7 +48,12 @@ function isProblem(value: unknown): value is ProblemDetails {
 export function toProblemError(body: unknown, response: Response): ApiProblemError {
   if (isProblem(body)) return new ApiProblemError(body, response);
   return new ApiProblemError(
-    { type: 'about:blank', title: response.statusText || 'Request failed', status: response.status, detail: typeof body === 'string' ? body : `HTTP ${response.status}` },
+    {
+      type: 'about:blank',
+      title: response.statusText || 'Request failed',
+      status: response.status,
+      detail: typeof body === 'string' ? body : `HTTP ${response.status}`,
+    },
     response,
   );
 }

@@ -42,11 +42,12 @@ export async function verifyWebhook(
   options: { toleranceSeconds?: number; now?: () => number } = {},
 ): Promise<void> {
   const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature) throw new WebhookVerificationError('The delivery has no webhook-id, webhook-timestamp or webhook-signature header.');
+  if (!id || !timestamp || !signature)
+    throw new WebhookVerificationError('The delivery has no webhook-id, webhook-timestamp or webhook-signature header.');
   const sent = Number(timestamp);
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   if (!Number.isInteger(sent) || Math.abs(now - sent) > (options.toleranceSeconds ?? 300)) {
-    throw new WebhookVerificationError('The delivery\'s timestamp is too old or too far in the future.');
+    throw new WebhookVerificationError("The delivery's timestamp is too old or too far in the future.");
   }
   const expected = await signWebhook(secret, id, sent, body);
   if (!signature.split(' ').some((candidate) => timingSafeEqual(candidate, expected))) {

@@ -10,7 +10,13 @@ export type PayoutSentEvent = Schemas['PayoutEventSent'];
 export type PayoutCompletedEvent = Schemas['PayoutEventCompleted'];
 export type PayoutFailedEvent = Schemas['PayoutEventFailed'];
 export type PayoutCancelledEvent = Schemas['PayoutEventCancelled'];
-export type PayoutEvent = PayoutCreatedEvent | PayoutProcessingEvent | PayoutSentEvent | PayoutCompletedEvent | PayoutFailedEvent | PayoutCancelledEvent;
+export type PayoutEvent =
+  | PayoutCreatedEvent
+  | PayoutProcessingEvent
+  | PayoutSentEvent
+  | PayoutCompletedEvent
+  | PayoutFailedEvent
+  | PayoutCancelledEvent;
 export type PayoutEventState = PayoutEvent['state'];
 
 const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled'];
@@ -35,7 +41,11 @@ export async function receivePayoutEvent(
   if (options.secret) {
     await verifyWebhook(
       options.secret,
-      { id: header(headers, 'webhook-id'), timestamp: header(headers, 'webhook-timestamp'), signature: header(headers, 'webhook-signature') },
+      {
+        id: header(headers, 'webhook-id'),
+        timestamp: header(headers, 'webhook-timestamp'),
+        signature: header(headers, 'webhook-signature'),
+      },
       body,
       options,
     );

@@ -83,9 +83,13 @@ function schemaLocation(steps: (string | number)[], diff: Diff): string {
     else if (step === 'required' && next !== undefined && i + 2 === steps.length) {
       parts.push(`${parts.length ? ' ' : ''}required: ${String(diff.after ?? diff.before)}`);
       i += 1;
-    } else parts.push(`${parts.length ? ' ' : ''}${String(step)}${next !== undefined && typeof next === 'number' ? `[${steps[++i]}]` : ''}`);
+    } else
+      parts.push(`${parts.length ? ' ' : ''}${String(step)}${next !== undefined && typeof next === 'number' ? `[${steps[++i]}]` : ''}`);
   }
-  return parts.join('').replace(/\.?\[\]/g, '[]').trim();
+  return parts
+    .join('')
+    .replace(/\.?\[\]/g, '[]')
+    .trim();
 }
 
 function operationLocation(doc: Document, route: string, method: string, rest: (string | number)[], diff: Diff): string {
@@ -100,7 +104,10 @@ function operationLocation(doc: Document, route: string, method: string, rest: (
     [where, used] = third !== undefined ? [`request body (${third})`, 3] : ['request body', 1];
   } else if (head === 'responses' && second !== undefined) {
     const response = second === 'payload' ? 'payload' : `response ${second}`;
-    [where, used] = (third === 'content' || third === 'headers') && fourth !== undefined ? [third === 'content' ? `${response} (${fourth})` : `${response} header ${fourth}`, 4] : [response, 2];
+    [where, used] =
+      (third === 'content' || third === 'headers') && fourth !== undefined
+        ? [third === 'content' ? `${response} (${fourth})` : `${response} header ${fourth}`, 4]
+        : [response, 2];
   } else if (head === 'parameters' && typeof second === 'number') {
     const parameter = follow(doc, doc.paths?.[route]?.[method]?.parameters?.[second] ?? doc.paths?.[route]?.parameters?.[second]);
     if (parameter) [where, used] = [`${parameter.in} parameter ${parameter.name}`, 2];
@@ -124,7 +131,11 @@ function toChange(diff: Diff, before: Document, after: Document): Change {
     located =
       method === undefined || !httpMethods.has(String(method))
         ? { method: '*', path, location: [method, ...rest].filter((s) => s !== undefined).join('/') || 'path' }
-        : { method: isWebhook ? 'WEBHOOK' : String(method).toUpperCase(), path, location: operationLocation(doc, name, String(method), rest, diff) };
+        : {
+            method: isWebhook ? 'WEBHOOK' : String(method).toUpperCase(),
+            path,
+            location: operationLocation(doc, name, String(method), rest, diff),
+          };
   }
   // api-smart-diff leaves some descriptions empty (or starting with a blank where it lacked a name).
   const description = diff.description && !/^\s/.test(diff.description) ? diff.description : `[${past[diff.action]}] ${located.location}`;
@@ -138,7 +149,9 @@ export function compareDocuments(before: Document, after: Document): Comparison 
     .filter((d) => !(d.path[0] === 'components' && reportedAtUse.has(String(d.path[1]))))
     // api-smart-diff marks an `examples` entry added or removed as an annotation but leaves a change inside
     // one unclassified: it is documentation all the same.
-    .map((d) => (d.type === 'unclassified' && d.path.some((k) => k === 'examples' || k === 'example') ? { ...d, type: 'annotation' as const } : d));
+    .map((d) =>
+      d.type === 'unclassified' && d.path.some((k) => k === 'examples' || k === 'example') ? { ...d, type: 'annotation' as const } : d,
+    );
   const counts: Record<ChangeType, number> = { breaking: 0, 'non-breaking': 0, annotation: 0, deprecated: 0, unclassified: 0 };
   for (const d of diffs) counts[d.type] += 1;
   return { counts, changes: diffs.map((d) => toChange(d, b, a)) };

@@ -24,7 +24,9 @@ async function apisOf(tree: string): Promise<Map<string, string>> {
   }
   const folder = join(tree, 'openapi');
   if (!existsSync(folder)) return new Map();
-  const names = (await readdir(folder, { withFileTypes: true })).filter((d) => d.isDirectory() && existsSync(join(folder, d.name, 'openapi.yaml'))).map((d) => d.name);
+  const names = (await readdir(folder, { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && existsSync(join(folder, d.name, 'openapi.yaml')))
+    .map((d) => d.name);
   return new Map(names.map((name) => [name, `openapi/${name}/openapi.yaml`]));
 }
 
@@ -37,7 +39,10 @@ export async function bundleDocuments(tree: string): Promise<Map<string, Documen
       [...apis].map(async ([name, target]) => {
         const file = join(out, `${name}.json`);
         try {
-          await run(redocly, ['bundle', target, '-o', file], { cwd: tree, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+          await run(redocly, ['bundle', target, '-o', file], {
+            cwd: tree,
+            env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          });
         } catch (err) {
           const e = err as { stderr?: string; message: string };
           throw new Error(`redocly could not bundle ${name} in ${tree}:\n${e.stderr ?? e.message}`);

@@ -22,13 +22,21 @@ const httpLayer = /^server\/(http\/|groups\/|app\.ts$|main\.ts$)/;
 const testFolder = (file: string) => file.split('/').slice(0, 2).join('/');
 
 const rules: Rule[] = [
-  { from: /^generated\//, forbidden: (t) => !inside('generated')(t), why: 'generated/ is derived from openapi/ alone and imports nothing else' },
+  {
+    from: /^generated\//,
+    forbidden: (t) => !inside('generated')(t),
+    why: 'generated/ is derived from openapi/ alone and imports nothing else',
+  },
   {
     from: /^client\//,
     forbidden: (t) => !inside('client')(t) && !inside('generated')(t) && t !== 'openapi-fetch' && !t.startsWith('node:'),
     why: 'the client is its own package: it imports generated/ and openapi-fetch only',
   },
-  { from: /^server\//, forbidden: (t) => ['client', 'scripts', 'test', 'bench'].some((f) => inside(f)(t)), why: 'the service depends on generated/ and libraries only' },
+  {
+    from: /^server\//,
+    forbidden: (t) => ['client', 'scripts', 'test', 'bench'].some((f) => inside(f)(t)),
+    why: 'the service depends on generated/ and libraries only',
+  },
   { from: /^(scripts|bench)\//, forbidden: inside('test'), why: 'scripts and benchmarks never depend on tests' },
   {
     from: /^server\/(?!http\/|groups\/|app\.ts$|main\.ts$)/,
@@ -50,7 +58,13 @@ function sources(folder: string): string[] {
 
 /** An import specifier as a repository path (`server/problems.ts`), or the package name it names. */
 function targetOf(file: string, specifier: string): string {
-  if (!specifier.startsWith('.')) return specifier.startsWith('node:') ? specifier : specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  if (!specifier.startsWith('.'))
+    return specifier.startsWith('node:')
+      ? specifier
+      : specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
   return relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts');
 }
 

@@ -14,7 +14,10 @@ const usage = `Usage: npm run diff -- <git ref>
 const shown: ChangeType[] = ['breaking', 'non-breaking', 'annotation', 'deprecated', 'unclassified'];
 
 function summary(counts: Record<ChangeType, number>): string {
-  return shown.filter((t) => counts[t] > 0 || ['breaking', 'non-breaking', 'annotation'].includes(t)).map((t) => `${counts[t]} ${t}`).join(', ');
+  return shown
+    .filter((t) => counts[t] > 0 || ['breaking', 'non-breaking', 'annotation'].includes(t))
+    .map((t) => `${counts[t]} ${t}`)
+    .join(', ');
 }
 
 function line(c: Change): string {

@@ -44,7 +44,9 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
   const bundles = loadBundles();
   await mkdir(staging, { recursive: true });
   try {
-    await Promise.all(groups.map((g) => buildReferencePage(g, `${bundles[g].info.title} reference · Payout Service`, `${staging}${g}.html`)));
+    await Promise.all(
+      groups.map((g) => buildReferencePage(g, `${bundles[g].info.title} reference · Payout Service`, `${staging}${g}.html`)),
+    );
     await writeFile(`${staging}index.html`, await renderLanding(bundles, new Date()));
 
     const pages = ['index.html', ...groups.map((g) => `${g}.html`)];

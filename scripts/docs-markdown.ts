@@ -42,7 +42,10 @@ export interface Heading {
 }
 
 /** Converts Markdown to HTML; headings get ids (prefixed with idPrefix) and are returned for a table of contents. */
-export function markdownToHtml(markdown: string, options: { idPrefix?: string; shiftHeadings?: number } = {}): { html: string; headings: Heading[] } {
+export function markdownToHtml(
+  markdown: string,
+  options: { idPrefix?: string; shiftHeadings?: number } = {},
+): { html: string; headings: Heading[] } {
   const lines = markdown.replace(/\r\n/g, '\n').split('\n');
   const out: string[] = [];
   const headings: Heading[] = [];

@@ -4,7 +4,13 @@
 
 const remote = '(?:https?:)?//';
 const patterns: { what: string; re: RegExp }[] = [
-  { what: 'HTML element loading a remote resource', re: new RegExp(String.raw`<(?:script|img|iframe|frame|source|video|audio|embed|object|track|input)\b[^>]*\s(?:src|srcset|data|poster)\s*=\s*["']?\s*${remote}`, 'gi') },
+  {
+    what: 'HTML element loading a remote resource',
+    re: new RegExp(
+      String.raw`<(?:script|img|iframe|frame|source|video|audio|embed|object|track|input)\b[^>]*\s(?:src|srcset|data|poster)\s*=\s*["']?\s*${remote}`,
+      'gi',
+    ),
+  },
   { what: '<link> to a remote resource', re: new RegExp(String.raw`<link\b[^>]*\shref\s*=\s*["']?\s*${remote}`, 'gi') },
   { what: 'CSS url() of a remote resource', re: new RegExp(String.raw`url\(\s*["']?\s*${remote}`, 'gi') },
   { what: 'CSS @import', re: /@import\s/gi },

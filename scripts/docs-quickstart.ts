@@ -1,7 +1,16 @@
 // The landing page's quick start: curl steps whose bodies, paths and answers are the contract's examples, and
 // the client code of docs/landing/quickstart.ts (run by the mock tests) between its `docs:` markers.
 import { readFile } from 'node:fs/promises';
-import { deref, operationById, parameterExample, repoRoot, requestExample, successExample, type Node, type Operation } from './docs-contract.js';
+import {
+  deref,
+  operationById,
+  parameterExample,
+  repoRoot,
+  requestExample,
+  successExample,
+  type Node,
+  type Operation,
+} from './docs-contract.js';
 import { escapeHtml, inline } from './docs-markdown.js';
 import type { Group } from '../generated/index.js';
 
@@ -30,8 +39,8 @@ const steps: Step[] = [
     operationId: 'createPayee',
   },
   {
-    title: 'Add the payee\'s bank account',
-    text: 'A `BANK_ACCOUNT` needs the holder, bank, routing and account numbers and the account type; an `IBAN` account needs the `IBAN`. Account numbers come back as their last four digits. In the sandbox, the last four digits choose the payout\'s outcome (see the test accounts below).',
+    title: "Add the payee's bank account",
+    text: "A `BANK_ACCOUNT` needs the holder, bank, routing and account numbers and the account type; an `IBAN` account needs the `IBAN`. Account numbers come back as their last four digits. In the sandbox, the last four digits choose the payout's outcome (see the test accounts below).",
     group: 'merchant',
     operationId: 'createPayeeAccount',
   },
@@ -43,7 +52,7 @@ const steps: Step[] = [
   },
   {
     title: 'Create the payout',
-    text: 'Accepted with `202` in state `created`, then processed asynchronously. Without `PayeeAccountId` the payee\'s most recent active account in the payout\'s `Currency` is used; a currency the account does not take is refused (422 naming `Currency`), never converted. Send an `Idempotency-Key` so a retry after a network error cannot pay twice.',
+    text: "Accepted with `202` in state `created`, then processed asynchronously. Without `PayeeAccountId` the payee's most recent active account in the payout's `Currency` is used; a currency the account does not take is refused (422 naming `Currency`), never converted. Send an `Idempotency-Key` so a retry after a network error cannot pay twice.",
     group: 'merchant',
     operationId: 'createPayout',
     headers: { 'Idempotency-Key': '3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10' },
@@ -77,7 +86,11 @@ interface ServerVariable {
 function serverOf(doc: Node, o: Operation): { url: string; variables: ServerVariable[] } {
   const server = (o.op.servers ?? doc.servers)?.[0];
   if (!server) throw new Error(`${o.op.operationId} has no server`);
-  const variables = Object.entries<Node>(server.variables ?? {}).map(([name, v]) => ({ name, default: String(v.default), description: String(v.description ?? '') }));
+  const variables = Object.entries<Node>(server.variables ?? {}).map(([name, v]) => ({
+    name,
+    default: String(v.default),
+    description: String(v.description ?? ''),
+  }));
   return { url: String(server.url), variables };
 }
 
@@ -113,7 +126,8 @@ export function renderCurlSteps(bundles: Record<Group, Node>): string {
     for (const v of serverOf(doc, o).variables) used.set(v.name, v);
     // Path values: an earlier answer's field of the same name (`id` of the payee, `PayoutUniqueReference`), else the example.
     const pathValues: Record<string, unknown> = {};
-    for (const name of [...o.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)) pathValues[name] = previous[name] ?? parameterExample(doc, o, name);
+    for (const name of [...o.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))
+      pathValues[name] = previous[name] ?? parameterExample(doc, o, name);
     const secured = (o.op.security ?? doc.security ?? []).length > 0;
     const answer = successExample(doc, o);
     if (answer.example && typeof answer.example === 'object') Object.assign(previous, answer.example);

@@ -5,7 +5,17 @@ import { readFile } from 'node:fs/promises';
 import { generationCacheSeconds } from '../server/auth/client-generations.js';
 import { failedAttemptLimits } from '../server/auth/failed-attempts.js';
 import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
-import { deref, operationsOf, property, repoRoot, requestExample, schema, sentenceContaining, type Node, type Operation } from './docs-contract.js';
+import {
+  deref,
+  operationsOf,
+  property,
+  repoRoot,
+  requestExample,
+  schema,
+  sentenceContaining,
+  type Node,
+  type Operation,
+} from './docs-contract.js';
 import { escapeHtml, inline, markdownToHtml } from './docs-markdown.js';
 import { groups, type Group } from '../generated/index.js';
 import { mockUrl } from './mock-servers.js';
@@ -105,13 +115,19 @@ export function renderWebhooks(bundles: Record<Group, Node>, receiverCode: strin
   const eventRows = events.map(([name, item]) => {
     const op = deref(doc, item).post;
     const example = Object.values<Node>(op.requestBody.content['application/json'].examples ?? {})[0];
-    return [code(name), inline(String(op.description ?? '')).split(/(?<=\.)\s/)[0] ?? '', `<details><summary>payload</summary>${pre(JSON.stringify(deref(doc, example).value, null, 2), 'json')}</details>`];
+    return [
+      code(name),
+      inline(String(op.description ?? '')).split(/(?<=\.)\s/)[0] ?? '',
+      `<details><summary>payload</summary>${pre(JSON.stringify(deref(doc, example).value, null, 2), 'json')}</details>`,
+    ];
   });
   const payload = schema(doc, 'PayoutEvent');
   const required = new Set<string>(payload.required ?? []);
   const fieldRows = Object.keys(payload.properties ?? {}).map((p) => {
     const prop = property(doc, 'PayoutEvent', p);
-    const type = prop.enum ? prop.enum.map((e: string) => code(e)).join(' ') : code([prop.type].flat().join(' or ') + (prop.format ? ` (${prop.format})` : ''));
+    const type = prop.enum
+      ? prop.enum.map((e: string) => code(e)).join(' ')
+      : code([prop.type].flat().join(' or ') + (prop.format ? ` (${prop.format})` : ''));
     return [code(p), type, required.has(p) ? 'always' : 'sometimes', inline(String(prop.description ?? ''))];
   });
   const anyHook = deref(doc, events[0]![1]).post;
@@ -120,7 +136,10 @@ export function renderWebhooks(bundles: Record<Group, Node>, receiverCode: strin
     return [code(p.name), inline(String(p.description ?? '')), code(p.example ?? '')];
   });
   const registration = requestExample(doc, operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!);
-  const signedExample = Object.values<Node>(deref(doc, operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!.op.requestBody).content['application/json'].examples ?? {})
+  const signedExample = Object.values<Node>(
+    deref(doc, operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!.op.requestBody).content['application/json'].examples ??
+      {},
+  )
     .map((e) => deref(doc, e).value)
     .find((v: Node) => v.signed === true);
   return `<h3>The six events</h3>
@@ -147,8 +166,15 @@ export function renderErrors(bundles: Record<Group, Node>): string {
     return [code(p), required.has(p) ? 'always' : 'when relevant', inline(String(prop.description ?? ''))];
   });
   const fieldError = schema(doc, 'ProblemFieldError');
-  const fieldErrorRows = Object.keys(fieldError.properties ?? {}).map((p) => [code(p), inline(String(property(doc, 'ProblemFieldError', p).description ?? ''))]);
-  const kinds = Object.entries(problemTypes).map(([kind, { status, title }]) => [code(problemTypeBase + kind), String(status), escapeHtml(title)]);
+  const fieldErrorRows = Object.keys(fieldError.properties ?? {}).map((p) => [
+    code(p),
+    inline(String(property(doc, 'ProblemFieldError', p).description ?? '')),
+  ]);
+  const kinds = Object.entries(problemTypes).map(([kind, { status, title }]) => [
+    code(problemTypeBase + kind),
+    String(status),
+    escapeHtml(title),
+  ]);
   const badRequest = deref(doc, doc.components?.responses?.BadRequest);
   const example = Object.values<Node>(badRequest?.content?.['application/problem+json']?.examples ?? {})[0];
   if (!example) throw new Error('the BadRequest response has no example');
@@ -176,13 +202,26 @@ export function renderAuth(bundles: Record<Group, Node>): string {
     const doc = bundles[g];
     const token = tokenOperation(doc);
     const server = serverTemplate(doc, token);
-    const body = Object.keys(requestExample(doc, token) as Node).map((k) => code(k)).join(', ');
-    const schemes = Object.entries<Node>(doc.components?.securitySchemes ?? {}).map(([name, s]) => `${code(name)} (${escapeHtml(s.type === 'oauth2' ? 'OAuth 2.0 client credentials' : `${s.scheme} ${s.bearerFormat ?? ''}`.trim())})`);
-    return [`<a href="${g}.html">${seedLetter(g)} · ${escapeHtml(doc.info.title)}</a>`, code(`POST ${server.url}${token.path}`), body, schemes.join('<br>')];
+    const body = Object.keys(requestExample(doc, token) as Node)
+      .map((k) => code(k))
+      .join(', ');
+    const schemes = Object.entries<Node>(doc.components?.securitySchemes ?? {}).map(
+      ([name, s]) =>
+        `${code(name)} (${escapeHtml(s.type === 'oauth2' ? 'OAuth 2.0 client credentials' : `${s.scheme} ${s.bearerFormat ?? ''}`.trim())})`,
+    );
+    return [
+      `<a href="${g}.html">${seedLetter(g)} · ${escapeHtml(doc.info.title)}</a>`,
+      code(`POST ${server.url}${token.path}`),
+      body,
+      schemes.join('<br>'),
+    ];
   });
   const doc = bundles.merchant;
   const response = schema(doc, 'TokenResponse');
-  const tokenRows = Object.keys(response.properties ?? {}).map((p) => [code(p), inline(String(property(doc, 'TokenResponse', p).description ?? ''))]);
+  const tokenRows = Object.keys(response.properties ?? {}).map((p) => [
+    code(p),
+    inline(String(property(doc, 'TokenResponse', p).description ?? '')),
+  ]);
   const partner = bundles.partner;
   const partnerToken = tokenOperation(partner);
   const partnerBody = requestExample(partner, partnerToken);
@@ -200,7 +239,8 @@ ${pre(`curl -X POST "$SANDBOX_URL${partnerToken.path}" \\\n  -H 'Content-Type: a
 function bounds(p: Node): string {
   const parts: string[] = [];
   if (p.minLength !== undefined || p.maxLength !== undefined) parts.push(`${p.minLength ?? 0}..${p.maxLength ?? '∞'} characters`);
-  if (p.exclusiveMinimum !== undefined) parts.push(`greater than ${p.exclusiveMinimum}${p.maximum !== undefined ? `, at most ${p.maximum}` : ''}`);
+  if (p.exclusiveMinimum !== undefined)
+    parts.push(`greater than ${p.exclusiveMinimum}${p.maximum !== undefined ? `, at most ${p.maximum}` : ''}`);
   else if (p.minimum !== undefined || p.maximum !== undefined) parts.push(`${p.minimum ?? '−∞'}..${p.maximum ?? '∞'}`);
   if (p.maxItems !== undefined) parts.push(`at most ${p.maxItems} items`);
   if (p.format) parts.push(`format ${p.format}`);
@@ -240,7 +280,12 @@ export function renderLimits(bundles: Record<Group, Node>): string {
         const param = deref(doc, raw);
         if (!/^page_?size$/i.test(param.name)) continue;
         const s = deref(doc, param.schema);
-        pageRows.push([escapeHtml(doc.info.title), code(`${o.method.toUpperCase()} ${o.path} ?${param.name}`), `${s.minimum}..${s.maximum}`, String(s.default ?? '')]);
+        pageRows.push([
+          escapeHtml(doc.info.title),
+          code(`${o.method.toUpperCase()} ${o.path} ?${param.name}`),
+          `${s.minimum}..${s.maximum}`,
+          String(s.default ?? ''),
+        ]);
       }
     }
   }
@@ -254,7 +299,10 @@ export function renderLimits(bundles: Record<Group, Node>): string {
     ['Webhook registrations', escapeHtml(sentenceIn(doc, /at most \d+ registrations/))],
     ['Accounts per payee', escapeHtml(sentenceIn(doc, /at most \d+ accounts/))],
     ['Webhook delivery', escapeHtml(sentenceIn(doc, /no resend/i))],
-    ['Rate limits', `${escapeHtml(String(deref(doc, doc.components?.headers?.['RateLimit-Limit'])?.description ?? ''))} A 429 carries ${code('Retry-After')}.`],
+    [
+      'Rate limits',
+      `${escapeHtml(String(deref(doc, doc.components?.headers?.['RateLimit-Limit'])?.description ?? ''))} A 429 carries ${code('Retry-After')}.`,
+    ],
   ];
   return `<h3>Fields</h3>
 ${table(['Field', 'Bounds'], fieldRows)}

@@ -6,7 +6,9 @@ process.env.REDOCLY_TELEMETRY = 'off';
 const started = Date.now();
 try {
   const { outDir, pages } = await buildDocs();
-  console.log(`Built ${pages.length} pages into ${relative(process.cwd(), outDir) || '.'}/ in ${((Date.now() - started) / 1000).toFixed(1)} s: ${pages.join(', ')}`);
+  console.log(
+    `Built ${pages.length} pages into ${relative(process.cwd(), outDir) || '.'}/ in ${((Date.now() - started) / 1000).toFixed(1)} s: ${pages.join(', ')}`,
+  );
   console.log('No page loads anything from another host. The server serves them at /docs.');
 } catch (err) {
   console.error((err as Error).message);

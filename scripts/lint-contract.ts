@@ -26,9 +26,11 @@ const out = join(root, 'node_modules/payout-lint');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const [group, doc] of bundles) writeFileSync(join(out, `${group}.json`), JSON.stringify(doc));
-step(
-  'Spectral (OWASP API Security Top 10, 2023)',
-  bin('spectral'),
-  ['lint', '--ruleset', '.spectral.yaml', '--fail-severity=warn', ...groups.map((g) => `node_modules/payout-lint/${g}.json`)],
-);
+step('Spectral (OWASP API Security Top 10, 2023)', bin('spectral'), [
+  'lint',
+  '--ruleset',
+  '.spectral.yaml',
+  '--fail-severity=warn',
+  ...groups.map((g) => `node_modules/payout-lint/${g}.json`),
+]);
 console.log('\n✔ The contract lints clean.');

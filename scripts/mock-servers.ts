@@ -64,7 +64,10 @@ function startOne(group: Group, port: number, options: MockOptions): Promise<Chi
 
   return new Promise<Child>((resolve, reject) => {
     let started = false;
-    const timer = setTimeout(() => fail(`did not start listening within ${options.startTimeoutMs ?? 60_000} ms`), options.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => fail(`did not start listening within ${options.startTimeoutMs ?? 60_000} ms`),
+      options.startTimeoutMs ?? 60_000,
+    );
     function fail(reason: string): void {
       if (started) return;
       started = true;

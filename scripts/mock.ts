@@ -37,7 +37,10 @@ async function shutdown(reason: string, code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`\n${reason}: stopping the mocks.`);
-  await starting.then((m) => m.stop(), () => undefined);
+  await starting.then(
+    (m) => m.stop(),
+    () => undefined,
+  );
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown('SIGINT', 0));

@@ -95,10 +95,12 @@ export const routeTables = { ${groups.map(camel).join(', ')} } as const satisfie
 
 /** generated/problem-types.ts: the problem kinds the contract's Problem schema lists, with status and title. */
 export function problemTypesSource(doc: OpenApiDocument, stamp: string): string {
-  const type = (doc.components as { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> })?.schemas?.Problem?.properties?.type;
+  const type = (doc.components as { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> })?.schemas?.Problem
+    ?.properties?.type;
   const base = type?.['x-problem-type-base'];
   const kinds = type?.['x-problem-types'];
-  if (typeof base !== 'string' || !kinds || typeof kinds !== 'object') throw new Error('Problem.type carries no x-problem-type-base and x-problem-types');
+  if (typeof base !== 'string' || !kinds || typeof kinds !== 'object')
+    throw new Error('Problem.type carries no x-problem-type-base and x-problem-types');
   return `// ${stamp}
 
 /** Every problem's \`type\` is this base and its kind. */

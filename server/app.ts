@@ -26,7 +26,13 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     const method = req.method;
     res.on('finish', () => {
       services.log.info(
-        { requestId: res.locals.requestId, method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        {
+          requestId: res.locals.requestId,
+          method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
         'request',
       );
     });
@@ -39,7 +45,10 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     if (req.method !== 'OPTIONS') return next();
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
     res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id');
-    res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location, Idempotent-Replayed');
+    res.setHeader(
+      'Access-Control-Expose-Headers',
+      'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location, Idempotent-Replayed',
+    );
     res.setHeader('Access-Control-Max-Age', '600');
     res.status(204).end();
   });

@@ -43,7 +43,7 @@ export async function createServices(
   store: Store,
   config: Config,
   log: Logger,
-  options: { resolve?: Resolver; /** The clock of token issue, expiry and limits (tests move it). */ now?: () => number } = {},
+  options: { resolve?: Resolver /** The clock of token issue, expiry and limits (tests move it). */; now?: () => number } = {},
 ): Promise<Services> {
   const payees = new Payees(store);
   const credentials = new Credentials(store, new ClientGenerations(store, { now: options.now }));
@@ -66,11 +66,22 @@ export async function createServices(
   const engine = new PayoutEngine(
     store,
     sandboxRail,
-    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, settleMs: 5, onProgress: () => dispatcher.wake() },
+    {
+      stepMs: config.sandboxStepMs,
+      pollMs: engineSettings(config).pollMs,
+      batchSize: 200,
+      settleMs: 5,
+      onProgress: () => dispatcher.wake(),
+    },
     log,
   );
   const scope = new PartnerScope(store);
-  const paymentEngine = new PaymentEngine(store, sandboxRail, { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200 }, log);
+  const paymentEngine = new PaymentEngine(
+    store,
+    sandboxRail,
+    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200 },
+    log,
+  );
   return {
     store,
     log,

@@ -25,7 +25,13 @@ function fail(message: string): never {
 const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
   args: rest,
-  options: { name: { type: 'string' }, json: { type: 'boolean' }, partner: { type: 'string' }, merchant: { type: 'string' }, 'client-id': { type: 'string' } },
+  options: {
+    name: { type: 'string' },
+    json: { type: 'boolean' },
+    partner: { type: 'string' },
+    merchant: { type: 'string' },
+    'client-id': { type: 'string' },
+  },
   strict: true,
 });
 const id = (raw: string | undefined, flag: string) => {
@@ -58,7 +64,11 @@ try {
       const partnerId = id(values.partner, 'partner');
       const merchantId = id(values.merchant, 'merchant');
       if (!(await credentials.link(partnerId, merchantId))) fail(`No partner ${partnerId} or no merchant ${merchantId}.`);
-      console.log(values.json ? JSON.stringify({ partnerId, merchantId, linked: true }) : `Partner ${partnerId} can now act for merchant ${merchantId}.`);
+      console.log(
+        values.json
+          ? JSON.stringify({ partnerId, merchantId, linked: true })
+          : `Partner ${partnerId} can now act for merchant ${merchantId}.`,
+      );
       break;
     }
     case 'rotate-secret': {

@@ -84,7 +84,14 @@ export class Credentials {
     const clientSecret = newClientSecret();
     await trx
       .insertInto('api_clients')
-      .values({ client_id: clientId, secret_hash: hashSecret(clientSecret), owner_kind: kind, owner_id: ownerId, created_at: Date.now(), revoked_at: null })
+      .values({
+        client_id: clientId,
+        secret_hash: hashSecret(clientSecret),
+        owner_kind: kind,
+        owner_id: ownerId,
+        created_at: Date.now(),
+        revoked_at: null,
+      })
       .execute();
     return { clientId, clientSecret };
   }

@@ -93,5 +93,8 @@ export function networkOf(address: string): string {
   const width = (part: string) => groups(part).reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
   const zeros = tail === undefined ? [] : Array<string>(8 - width(head) - width(tail)).fill('0');
   const all = [...groups(head), ...zeros, ...groups(tail ?? '')];
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -15,12 +15,14 @@ import { toAccount, toBalance, type Account, type Balance } from './views.js';
 type Schemas = components['schemas'];
 
 const numberIndex = { name: 'banking_accounts_number', columns: 'banking_accounts.account_number' };
-const numberTaken = () => new Problem('conflict', 'The bank already uses this account number.', { errors: [bodyField('presetAccountNumber', 'already in use')] });
+const numberTaken = () =>
+  new Problem('conflict', 'The bank already uses this account number.', { errors: [bodyField('presetAccountNumber', 'already in use')] });
 
 /** A free 12-digit number, not starting with 0. The unique index still guards the (unlikely) race. */
 async function assignNumber(db: Kysely<Database>): Promise<string> {
   for (;;) {
-    const candidate = String(randomInt(1, 10)) + String(randomInt(0, 100_000)).padStart(5, '0') + String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const candidate =
+      String(randomInt(1, 10)) + String(randomInt(0, 100_000)).padStart(5, '0') + String(randomInt(0, 1_000_000)).padStart(6, '0');
     const taken = await db.selectFrom('banking_accounts').select('id').where('account_number', '=', candidate).executeTakeFirst();
     if (!taken) return candidate;
   }
@@ -29,16 +31,25 @@ async function assignNumber(db: Kysely<Database>): Promise<string> {
 export class BankAccounts {
   constructor(private readonly store: Store) {}
 
-  async create(merchantId: number, businessId: number, body: Schemas['AccountCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Account>> {
+  async create(
+    merchantId: number,
+    businessId: number,
+    body: Schemas['AccountCreateRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<Account>> {
     const request = { businessId, ...body };
     return conflictOn(numberIndex, numberTaken, () =>
       idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createAccount', idempotencyKey, request), async (trx) => {
         const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
         if (business.status !== 'active' || business.verification_status !== 'approved') {
           const why = business.status !== 'active' ? `is ${business.status}` : `has verificationStatus ${business.verification_status}`;
-          throw new Problem('business-rule', `Business ${businessId} ${why}; accounts open only for an active business whose verification is approved.`, {
-            errors: [pathParam('businessId', 'business not verified')],
-          });
+          throw new Problem(
+            'business-rule',
+            `Business ${businessId} ${why}; accounts open only for an active business whose verification is approved.`,
+            {
+              errors: [pathParam('businessId', 'business not verified')],
+            },
+          );
         }
         let fundingAccountId: number | null = null;
         if (body.fundingAccountNumber) {
@@ -58,7 +69,11 @@ export class BankAccounts {
           fundingAccountId = Number(funding.id);
         }
         if (body.presetAccountNumber) {
-          const taken = await trx.selectFrom('banking_accounts').select('id').where('account_number', '=', body.presetAccountNumber).executeTakeFirst();
+          const taken = await trx
+            .selectFrom('banking_accounts')
+            .select('id')
+            .where('account_number', '=', body.presetAccountNumber)
+            .executeTakeFirst();
           if (taken) throw numberTaken();
         }
         const accountType = body.accountType ?? 'CHECKING';

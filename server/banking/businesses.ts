@@ -14,7 +14,10 @@ type Schemas = components['schemas'];
 /** EINs are written with and without the dash; one business per tax id compares the characters that matter. */
 export const taxIdKey = (taxId: string) => taxId.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
-const duplicate = (taxId: string) => new Problem('conflict', `This merchant already has a business with tax id ${taxId}.`, { errors: [bodyField('taxId', 'already used by another business')] });
+const duplicate = (taxId: string) =>
+  new Problem('conflict', `This merchant already has a business with tax id ${taxId}.`, {
+    errors: [bodyField('taxId', 'already used by another business')],
+  });
 const taxIdIndex = { name: 'banking_businesses_tax_id', columns: 'banking_businesses.merchant_id, banking_businesses.tax_id_key' };
 
 export class Businesses {
@@ -23,39 +26,49 @@ export class Businesses {
   async create(merchantId: number, body: Schemas['BusinessCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Business>> {
     const today = new Date().toISOString().slice(0, 10);
     if (body.formationDate > today) {
-      throw new Problem('business-rule', `The formation date ${body.formationDate} is in the future.`, { errors: [bodyField('formationDate', 'must not be in the future')] });
+      throw new Problem('business-rule', `The formation date ${body.formationDate} is in the future.`, {
+        errors: [bodyField('formationDate', 'must not be in the future')],
+      });
     }
     const key = taxIdKey(body.taxId);
-    return conflictOn(taxIdIndex, () => duplicate(body.taxId), () =>
-      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBusiness', idempotencyKey, body), async (trx) => {
-        const existing = await trx.selectFrom('banking_businesses').select('id').where('merchant_id', '=', merchantId).where('tax_id_key', '=', key).executeTakeFirst();
-        if (existing) throw duplicate(body.taxId);
-        const now = Date.now();
-        const row = await trx
-          .insertInto('banking_businesses')
-          .values({
-            merchant_id: merchantId,
-            legal_name: body.legalName,
-            dba_name: body.dbaName ?? null,
-            entity_type: body.entityType,
-            tax_id: body.taxId,
-            tax_id_key: key,
-            formation_date: body.formationDate,
-            incorporation_country: body.incorporationCountry,
-            incorporation_state: body.incorporationState ?? null,
-            address: JSON.stringify(body.address),
-            phone: body.phone,
-            email: body.email,
-            website: body.website ?? null,
-            status: 'active',
-            verification_status: 'unverified',
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { status: 201, body: toBusiness(row) };
-      }),
+    return conflictOn(
+      taxIdIndex,
+      () => duplicate(body.taxId),
+      () =>
+        idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBusiness', idempotencyKey, body), async (trx) => {
+          const existing = await trx
+            .selectFrom('banking_businesses')
+            .select('id')
+            .where('merchant_id', '=', merchantId)
+            .where('tax_id_key', '=', key)
+            .executeTakeFirst();
+          if (existing) throw duplicate(body.taxId);
+          const now = Date.now();
+          const row = await trx
+            .insertInto('banking_businesses')
+            .values({
+              merchant_id: merchantId,
+              legal_name: body.legalName,
+              dba_name: body.dbaName ?? null,
+              entity_type: body.entityType,
+              tax_id: body.taxId,
+              tax_id_key: key,
+              formation_date: body.formationDate,
+              incorporation_country: body.incorporationCountry,
+              incorporation_state: body.incorporationState ?? null,
+              address: JSON.stringify(body.address),
+              phone: body.phone,
+              email: body.email,
+              website: body.website ?? null,
+              status: 'active',
+              verification_status: 'unverified',
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { status: 201, body: toBusiness(row) };
+        }),
     );
   }
 

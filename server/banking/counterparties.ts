@@ -14,28 +14,34 @@ type Schemas = components['schemas'];
 
 export type CounterpartyCreateRequest = Schemas['CounterpartyCreateRequest'];
 
-const invalidBank = (field: string, detail: string) => new Problem('business-rule', detail, { errors: [bodyField(field, 'unknown bank or account number')] });
+const invalidBank = (field: string, detail: string) =>
+  new Problem('business-rule', detail, { errors: [bodyField(field, 'unknown bank or account number')] });
 
 /** Countries whose banks are paid to IBANs (the BIC's 5th and 6th characters name the country). */
 const ibanCountries = new Set(
-  ('AD AE AT AZ BA BE BG BH BR CH CR CY CZ DE DK DO EE EG ES FI FO FR GB GE GI GL GR GT HR HU IE IL IQ IS IT JO KW KZ LB LC LI LT LU LV ' +
-    'MC MD ME MK MR MT MU NL NO PK PL PS PT QA RO RS SA SC SE SI SK SM ST SV TL TN TR UA VA VG XK').split(' '),
+  (
+    'AD AE AT AZ BA BE BG BH BR CH CR CY CZ DE DK DO EE EG ES FI FO FR GB GE GI GL GR GT HR HU IE IL IQ IS IT JO KW KZ LB LC LI LT LU LV ' +
+    'MC MD ME MK MR MT MU NL NO PK PL PS PT QA RO RS SA SC SE SI SK SM ST SV TL TN TR UA VA VG XK'
+  ).split(' '),
 );
 
 /** An IBAN starts with a country code and two check digits; other account numbers are digits only. */
 const looksLikeIban = (accountNumber: string) => /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(accountNumber);
 
 function checkBanks(body: CounterpartyCreateRequest): void {
-  if (body.ach && !abaIsValid(body.ach.routingNumber)) throw invalidBank('ach.routingNumber', `${body.ach.routingNumber} is not a valid ABA routing number.`);
+  if (body.ach && !abaIsValid(body.ach.routingNumber))
+    throw invalidBank('ach.routingNumber', `${body.ach.routingNumber} is not a valid ABA routing number.`);
   const wire = body.wire;
   if (!wire) return;
-  if (wire.bankIdType === 'ABA' && !abaIsValid(wire.bankId)) throw invalidBank('wire.bankId', `${wire.bankId} is not a valid ABA routing number.`);
+  if (wire.bankIdType === 'ABA' && !abaIsValid(wire.bankId))
+    throw invalidBank('wire.bankId', `${wire.bankId} is not a valid ABA routing number.`);
   if (wire.bankIdType === 'BIC') {
     const country = wire.bankId.slice(4, 6);
     if (ibanCountries.has(country) && !(looksLikeIban(wire.accountNumber) && wire.accountNumber.startsWith(country))) {
       throw invalidBank('wire.accountNumber', `Banks in ${country} are paid to an IBAN of ${country}.`);
     }
-    if (looksLikeIban(wire.accountNumber) && !ibanIsValid(wire.accountNumber)) throw invalidBank('wire.accountNumber', 'The IBAN check digits are wrong.');
+    if (looksLikeIban(wire.accountNumber) && !ibanIsValid(wire.accountNumber))
+      throw invalidBank('wire.accountNumber', 'The IBAN check digits are wrong.');
   }
   const intermediary = wire.intermediaryBank;
   if (intermediary?.bankIdType === 'ABA' && !abaIsValid(intermediary.bankId)) {
@@ -51,9 +57,13 @@ export class Counterparties {
     return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBankingCounterparty', idempotencyKey, body), async (trx) => {
       const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'));
       if (business.status !== 'active') {
-        throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business adds counterparties.`, {
-          errors: [bodyField('businessId', `business is ${business.status}`)],
-        });
+        throw new Problem(
+          'business-rule',
+          `Business ${body.businessId} is ${business.status}; only an active business adds counterparties.`,
+          {
+            errors: [bodyField('businessId', `business is ${business.status}`)],
+          },
+        );
       }
       const row = await trx
         .insertInto('banking_counterparties')

@@ -5,9 +5,24 @@ import { Problem, bodyField } from '../problems.js';
 import { currencyExponents } from '../money/currencies.js';
 
 export const fxRates: Readonly<Record<string, string>> = {
-  AUD: '1.5320', CAD: '1.3650', CHF: '0.8840', CNY: '7.2450', CZK: '23.1500', DKK: '6.8700', EUR: '0.9210',
-  GBP: '0.7850', HKD: '7.8100', INR: '83.2500', JPY: '149.5000', MXN: '17.2500', NOK: '10.7200', NZD: '1.6650',
-  PLN: '3.9800', SEK: '10.4500', SGD: '1.3450', ZAR: '18.6500',
+  AUD: '1.5320',
+  CAD: '1.3650',
+  CHF: '0.8840',
+  CNY: '7.2450',
+  CZK: '23.1500',
+  DKK: '6.8700',
+  EUR: '0.9210',
+  GBP: '0.7850',
+  HKD: '7.8100',
+  INR: '83.2500',
+  JPY: '149.5000',
+  MXN: '17.2500',
+  NOK: '10.7200',
+  NZD: '1.6650',
+  PLN: '3.9800',
+  SEK: '10.4500',
+  SGD: '1.3450',
+  ZAR: '18.6500',
 };
 
 export interface Conversion {
@@ -21,7 +36,9 @@ export function convertToUsd(targetMinor: number, currency: string): Conversion 
   const rate = fxRates[currency];
   const exponent = currencyExponents[currency];
   if (rate === undefined || exponent === undefined) {
-    throw new Problem('business-rule', `International wires are not sent in ${currency}.`, { errors: [bodyField('currency', 'unsupported currency')] });
+    throw new Problem('business-rule', `International wires are not sent in ${currency}.`, {
+      errors: [bodyField('currency', 'unsupported currency')],
+    });
   }
   const [whole = '0', fraction = ''] = rate.split('.');
   const rateUnits = BigInt(whole + fraction);

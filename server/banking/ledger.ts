@@ -31,7 +31,10 @@ export interface LedgerSide {
 }
 
 export const accountSide = (accountId: number): LedgerSide => ({ ledgerAccount: `account:${accountId}`, accountId });
-export const settlementSide = (type: Exclude<TransferType, 'INTERNAL'>): LedgerSide => ({ ledgerAccount: settlementAccount[type], accountId: null });
+export const settlementSide = (type: Exclude<TransferType, 'INTERNAL'>): LedgerSide => ({
+  ledgerAccount: settlementAccount[type],
+  accountId: null,
+});
 
 interface Effect {
   ledger: number;
@@ -78,35 +81,83 @@ async function apply(db: Db, accountId: number, change: Effect, guard: boolean):
 }
 
 export const insufficientFunds = (accountId: number, field = 'amount') =>
-  new Problem('insufficient-funds', `Account ${accountId} has too little available for this debit.`, { errors: [bodyField(field, 'exceeds the available balance')] });
+  new Problem('insufficient-funds', `Account ${accountId} has too little available for this debit.`, {
+    errors: [bodyField(field, 'exceeds the available balance')],
+  });
 
 /**
  * Writes a transfer's debit and credit, both `pending` (a hold: available drops on the debited account) or
  * both `posted`. A debit of a business account is guarded: it fails with insufficient-funds, and the caller's
  * transaction rolls back, rather than take `available` below zero.
  */
-export async function writeEntries(db: Db, transferId: number, debit: LedgerSide, credit: LedgerSide, amount: number, currency: string, status: 'pending' | 'posted', now: number): Promise<void> {
-  if (debit.accountId !== null && !(await apply(db, debit.accountId, effectOf('DEBIT', status, amount), true))) throw insufficientFunds(debit.accountId);
+export async function writeEntries(
+  db: Db,
+  transferId: number,
+  debit: LedgerSide,
+  credit: LedgerSide,
+  amount: number,
+  currency: string,
+  status: 'pending' | 'posted',
+  now: number,
+): Promise<void> {
+  if (debit.accountId !== null && !(await apply(db, debit.accountId, effectOf('DEBIT', status, amount), true)))
+    throw insufficientFunds(debit.accountId);
   if (credit.accountId !== null) await apply(db, credit.accountId, effectOf('CREDIT', status, amount), false);
   await db
     .insertInto('banking_ledger_entries')
     .values([
-      { transfer_id: transferId, ledger_account: debit.ledgerAccount, account_id: debit.accountId, direction: 'DEBIT', amount_minor: amount, currency, status, created_at: now, updated_at: now },
-      { transfer_id: transferId, ledger_account: credit.ledgerAccount, account_id: credit.accountId, direction: 'CREDIT', amount_minor: amount, currency, status, created_at: now, updated_at: now },
+      {
+        transfer_id: transferId,
+        ledger_account: debit.ledgerAccount,
+        account_id: debit.accountId,
+        direction: 'DEBIT',
+        amount_minor: amount,
+        currency,
+        status,
+        created_at: now,
+        updated_at: now,
+      },
+      {
+        transfer_id: transferId,
+        ledger_account: credit.ledgerAccount,
+        account_id: credit.accountId,
+        direction: 'CREDIT',
+        amount_minor: amount,
+        currency,
+        status,
+        created_at: now,
+        updated_at: now,
+      },
     ])
     .execute();
 }
 
 /** Moves every pending entry of the transfer to posted (settled) or voided (released), with its balance change. */
 export async function settleEntries(db: Db, transferId: number, to: 'posted' | 'voided', now: number): Promise<void> {
-  const pending = await db.selectFrom('banking_ledger_entries').selectAll().where('transfer_id', '=', transferId).where('status', '=', 'pending').orderBy('id').execute();
+  const pending = await db
+    .selectFrom('banking_ledger_entries')
+    .selectAll()
+    .where('transfer_id', '=', transferId)
+    .where('status', '=', 'pending')
+    .orderBy('id')
+    .execute();
   for (const entry of pending) {
-    const changed = await db.updateTable('banking_ledger_entries').set({ status: to, updated_at: now }).where('id', '=', entry.id).where('status', '=', 'pending').executeTakeFirst();
+    const changed = await db
+      .updateTable('banking_ledger_entries')
+      .set({ status: to, updated_at: now })
+      .where('id', '=', entry.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1 || entry.account_id === null) continue;
     const amount = Number(entry.amount_minor);
     const before = effectOf(entry.direction, 'pending', amount);
     const after = effectOf(entry.direction, to, amount);
-    await apply(db, Number(entry.account_id), { ledger: after.ledger - before.ledger, available: after.available - before.available }, false);
+    await apply(
+      db,
+      Number(entry.account_id),
+      { ledger: after.ledger - before.ledger, available: after.available - before.available },
+      false,
+    );
   }
 }
 
@@ -115,13 +166,22 @@ export async function settleEntries(db: Db, transferId: number, to: 'posted' | '
  * debited side credited). Not guarded: a returned ACH pull may take an account below zero.
  */
 export async function reverseEntries(db: Db, transferId: number, now: number): Promise<void> {
-  const posted = await db.selectFrom('banking_ledger_entries').selectAll().where('transfer_id', '=', transferId).where('status', '=', 'posted').orderBy('id').execute();
+  const posted = await db
+    .selectFrom('banking_ledger_entries')
+    .selectAll()
+    .where('transfer_id', '=', transferId)
+    .where('status', '=', 'posted')
+    .orderBy('id')
+    .execute();
   const original = (direction: EntryDirection) => posted.find((e) => e.direction === direction);
   const debit = original('DEBIT');
   const credit = original('CREDIT');
   if (!debit || !credit || posted.length !== 2) throw new Error(`Transfer ${transferId} has no posted pair to reverse.`);
   const amount = Number(debit.amount_minor);
-  const side = (e: Selectable<BankingLedgerEntryTable>): LedgerSide => ({ ledgerAccount: e.ledger_account, accountId: e.account_id === null ? null : Number(e.account_id) });
+  const side = (e: Selectable<BankingLedgerEntryTable>): LedgerSide => ({
+    ledgerAccount: e.ledger_account,
+    accountId: e.account_id === null ? null : Number(e.account_id),
+  });
   const reversingDebit = side(credit);
   const reversingCredit = side(debit);
   if (reversingDebit.accountId !== null) await apply(db, reversingDebit.accountId, effectOf('DEBIT', 'posted', amount), false);
@@ -129,8 +189,28 @@ export async function reverseEntries(db: Db, transferId: number, now: number): P
   await db
     .insertInto('banking_ledger_entries')
     .values([
-      { transfer_id: transferId, ledger_account: reversingDebit.ledgerAccount, account_id: reversingDebit.accountId, direction: 'DEBIT', amount_minor: amount, currency: debit.currency, status: 'posted', created_at: now, updated_at: now },
-      { transfer_id: transferId, ledger_account: reversingCredit.ledgerAccount, account_id: reversingCredit.accountId, direction: 'CREDIT', amount_minor: amount, currency: debit.currency, status: 'posted', created_at: now, updated_at: now },
+      {
+        transfer_id: transferId,
+        ledger_account: reversingDebit.ledgerAccount,
+        account_id: reversingDebit.accountId,
+        direction: 'DEBIT',
+        amount_minor: amount,
+        currency: debit.currency,
+        status: 'posted',
+        created_at: now,
+        updated_at: now,
+      },
+      {
+        transfer_id: transferId,
+        ledger_account: reversingCredit.ledgerAccount,
+        account_id: reversingCredit.accountId,
+        direction: 'CREDIT',
+        amount_minor: amount,
+        currency: debit.currency,
+        status: 'posted',
+        created_at: now,
+        updated_at: now,
+      },
     ])
     .execute();
 }

@@ -9,7 +9,13 @@ import type { Database } from '../store/schema.js';
 
 export const pathParam = (name: string, detail: string): FieldError => ({ parameter: name, detail });
 
-export async function findBusiness(db: Kysely<Database>, merchantId: number, id: number, at: FieldError, lock?: Dialect): Promise<Selectable<BankingBusinessTable>> {
+export async function findBusiness(
+  db: Kysely<Database>,
+  merchantId: number,
+  id: number,
+  at: FieldError,
+  lock?: Dialect,
+): Promise<Selectable<BankingBusinessTable>> {
   const row = await db
     .selectFrom('banking_businesses')
     .selectAll()
@@ -21,14 +27,34 @@ export async function findBusiness(db: Kysely<Database>, merchantId: number, id:
   return row;
 }
 
-export async function findAccount(db: Kysely<Database>, merchantId: number, id: number, at: FieldError): Promise<Selectable<BankingAccountTable>> {
-  const row = await db.selectFrom('banking_accounts').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+export async function findAccount(
+  db: Kysely<Database>,
+  merchantId: number,
+  id: number,
+  at: FieldError,
+): Promise<Selectable<BankingAccountTable>> {
+  const row = await db
+    .selectFrom('banking_accounts')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new Problem('not-found', `No account with id ${id} exists for this merchant.`, { errors: [at] });
   return row;
 }
 
-export async function findCounterparty(db: Kysely<Database>, merchantId: number, id: number, at: FieldError): Promise<Selectable<BankingCounterpartyTable>> {
-  const row = await db.selectFrom('banking_counterparties').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+export async function findCounterparty(
+  db: Kysely<Database>,
+  merchantId: number,
+  id: number,
+  at: FieldError,
+): Promise<Selectable<BankingCounterpartyTable>> {
+  const row = await db
+    .selectFrom('banking_counterparties')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new Problem('not-found', `No counterparty with id ${id} exists for this merchant.`, { errors: [at] });
   return row;
 }

@@ -26,11 +26,19 @@ export interface VerificationOutcome {
 export function businessVerificationOutcome(taxId: string): VerificationOutcome {
   switch (taxId.replace(/[^0-9]/g, '').slice(-4)) {
     case '0000':
-      return { status: 'rejected', reasons: [{ code: 'tax_id_mismatch', message: 'The EIN does not match the legal name on IRS records.' }] };
+      return {
+        status: 'rejected',
+        reasons: [{ code: 'tax_id_mismatch', message: 'The EIN does not match the legal name on IRS records.' }],
+      };
     case '1111':
       return {
         status: 'needs_review',
-        reasons: [{ code: 'watchlist_potential_match', message: "The business's name partly matches a sanctions list entry; an analyst will decide." }],
+        reasons: [
+          {
+            code: 'watchlist_potential_match',
+            message: "The business's name partly matches a sanctions list entry; an analyst will decide.",
+          },
+        ],
       };
     case '2222':
       return { status: 'pending', reasons: [] };
@@ -46,7 +54,12 @@ export function personVerificationOutcome(lastName: string): VerificationOutcome
     case 'review':
       return {
         status: 'needs_review',
-        reasons: [{ code: 'watchlist_potential_match', message: 'The name and year of birth partly match a sanctions list entry; an analyst will decide.' }],
+        reasons: [
+          {
+            code: 'watchlist_potential_match',
+            message: 'The name and year of birth partly match a sanctions list entry; an analyst will decide.',
+          },
+        ],
       };
     case 'pending':
       return { status: 'pending', reasons: [] };
@@ -58,10 +71,22 @@ export function personVerificationOutcome(lastName: string): VerificationOutcome
 export type TransferOutcome = { status: 'completed' | 'processing' } | { status: 'failed' | 'returned'; reasons: TransferReason[] };
 
 const returnReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> = {
-  ACH_PULL: { code: 'insufficient_funds', networkCode: 'R01', message: "The counterparty's bank returned the debit for insufficient funds." },
+  ACH_PULL: {
+    code: 'insufficient_funds',
+    networkCode: 'R01',
+    message: "The counterparty's bank returned the debit for insufficient funds.",
+  },
   ACH_PUSH: { code: 'account_closed', networkCode: 'R02', message: "The counterparty's bank returned the credit: the account is closed." },
-  WIRE_DOMESTIC: { code: 'account_closed', networkCode: 'AC04', message: "The beneficiary's bank returned the wire: the account is closed." },
-  WIRE_INTERNATIONAL: { code: 'account_closed', networkCode: 'AC04', message: "The beneficiary's bank returned the wire: the account is closed." },
+  WIRE_DOMESTIC: {
+    code: 'account_closed',
+    networkCode: 'AC04',
+    message: "The beneficiary's bank returned the wire: the account is closed.",
+  },
+  WIRE_INTERNATIONAL: {
+    code: 'account_closed',
+    networkCode: 'AC04',
+    message: "The beneficiary's bank returned the wire: the account is closed.",
+  },
 };
 
 const failureReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> = {

@@ -34,7 +34,12 @@ function submitted(row: Selectable<BankingTransferTable>, now: number): { ach?: 
 }
 
 /** Takes a pending ACH or wire transfer to the sandbox outcome; returns the row as it ends. */
-export async function settleInSandbox(db: Kysely<Database>, pending: Selectable<BankingTransferTable>, outcome: TransferOutcome, now: number): Promise<Selectable<BankingTransferTable>> {
+export async function settleInSandbox(
+  db: Kysely<Database>,
+  pending: Selectable<BankingTransferTable>,
+  outcome: TransferOutcome,
+  now: number,
+): Promise<Selectable<BankingTransferTable>> {
   let row = await transitionTransfer(db, pending, 'processing', { now, ...submitted(pending, now) });
   switch (outcome.status) {
     case 'processing':

@@ -28,7 +28,12 @@ export interface TransitionOptions {
 }
 
 /** Moves the transfer from its current status to `to`, with the ledger change; throws if another writer moved it. */
-export async function transitionTransfer(db: Kysely<Database>, row: Selectable<BankingTransferTable>, to: TransferStatus, options: TransitionOptions): Promise<Selectable<BankingTransferTable>> {
+export async function transitionTransfer(
+  db: Kysely<Database>,
+  row: Selectable<BankingTransferTable>,
+  to: TransferStatus,
+  options: TransitionOptions,
+): Promise<Selectable<BankingTransferTable>> {
   if (!allowedTransferTransitions[row.status].includes(to)) throw new Error(`A transfer cannot go from ${row.status} to ${to}.`);
   const updated = await db
     .updateTable('banking_transfers')

@@ -57,10 +57,16 @@ interface Plan {
   externalId: string | null;
 }
 
-const accountParty = (a: AccountRow): Party => ({ accountId: Number(a.id), counterpartyId: null, name: a.account_name, last4: lastFour(a.account_number) });
+const accountParty = (a: AccountRow): Party => ({
+  accountId: Number(a.id),
+  counterpartyId: null,
+  name: a.account_name,
+  last4: lastFour(a.account_number),
+});
 
 function onlyUsd(currency: string): void {
-  if (currency !== 'USD') throw new Problem('business-rule', `This rail moves only USD, not ${currency}.`, { errors: [bodyField('currency', 'only USD')] });
+  if (currency !== 'USD')
+    throw new Problem('business-rule', `This rail moves only USD, not ${currency}.`, { errors: [bodyField('currency', 'only USD')] });
 }
 
 /** The next banking day after `now` (UTC), skipping weekends: the settlement date of next-day ACH. */
@@ -74,12 +80,18 @@ function nextBankingDay(now: number): string {
 /** The counterparty must belong to the account's business and carry details for the rail. */
 function checkCounterparty(cp: CounterpartyRow, account: AccountRow, rail: Rail): void {
   if (Number(cp.business_id) !== Number(account.business_id)) {
-    throw new Problem('business-rule', `Counterparty ${cp.id} belongs to another business than account ${account.id}.`, { errors: [bodyField('counterpartyId', 'counterparty of another business')] });
+    throw new Problem('business-rule', `Counterparty ${cp.id} belongs to another business than account ${account.id}.`, {
+      errors: [bodyField('counterpartyId', 'counterparty of another business')],
+    });
   }
-  const mismatch = (detail: string) => new Problem('business-rule', detail, { errors: [bodyField('counterpartyId', 'no details for this rail')] });
-  if ((rail === 'ACH_PULL' || rail === 'ACH_PUSH') && cp.ach_account_number === null) throw mismatch(`Counterparty ${cp.id} has no ACH details.`);
-  if (rail === 'WIRE_DOMESTIC' && cp.wire_bank_id_type !== 'ABA') throw mismatch(`Counterparty ${cp.id} has no wire details with an ABA bank.`);
-  if (rail === 'WIRE_INTERNATIONAL' && cp.wire_bank_id_type !== 'BIC') throw mismatch(`Counterparty ${cp.id} has no wire details with a BIC bank.`);
+  const mismatch = (detail: string) =>
+    new Problem('business-rule', detail, { errors: [bodyField('counterpartyId', 'no details for this rail')] });
+  if ((rail === 'ACH_PULL' || rail === 'ACH_PUSH') && cp.ach_account_number === null)
+    throw mismatch(`Counterparty ${cp.id} has no ACH details.`);
+  if (rail === 'WIRE_DOMESTIC' && cp.wire_bank_id_type !== 'ABA')
+    throw mismatch(`Counterparty ${cp.id} has no wire details with an ABA bank.`);
+  if (rail === 'WIRE_INTERNATIONAL' && cp.wire_bank_id_type !== 'BIC')
+    throw mismatch(`Counterparty ${cp.id} has no wire details with a BIC bank.`);
 }
 
 export class Transfers {
@@ -93,19 +105,32 @@ export class Transfers {
     return this.ach('ACH_PUSH', 'createAchPush', merchantId, body, key);
   }
 
-  private async ach(type: 'ACH_PULL' | 'ACH_PUSH', operationId: string, merchantId: number, body: Schemas['AchPullRequest'] | Schemas['AchPushRequest'], key?: string): Promise<StoredResponse<Transfer>> {
+  private async ach(
+    type: 'ACH_PULL' | 'ACH_PUSH',
+    operationId: string,
+    merchantId: number,
+    body: Schemas['AchPullRequest'] | Schemas['AchPushRequest'],
+    key?: string,
+  ): Promise<StoredResponse<Transfer>> {
     onlyUsd(body.currency);
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     const sameDay = body.sameDay ?? false;
     if (sameDay && amountMinor > sameDayLimitMinor) {
-      throw new Problem('business-rule', 'Same-day ACH carries at most 1,000,000.00; send it next-day.', { errors: [bodyField('amount', 'above the same-day limit')] });
+      throw new Problem('business-rule', 'Same-day ACH carries at most 1,000,000.00; send it next-day.', {
+        errors: [bodyField('amount', 'above the same-day limit')],
+      });
     }
     return this.run(operationId, merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
       checkCounterparty(cp, account, type);
       const now = Date.now();
-      const counterparty: Party = { accountId: null, counterpartyId: Number(cp.id), name: cp.name, last4: lastFour(cp.ach_account_number!) };
+      const counterparty: Party = {
+        accountId: null,
+        counterpartyId: Number(cp.id),
+        name: cp.name,
+        last4: lastFour(cp.ach_account_number!),
+      };
       const pull = type === 'ACH_PULL';
       return {
         type,
@@ -150,7 +175,14 @@ export class Transfers {
         debit: accountSide(Number(account.id)),
         credit: settlementSide('WIRE_DOMESTIC'),
         ach: null,
-        wire: { purposeOfPayment: null, chargeBearer: null, remittanceInformation: body.remittanceInformation ?? null, imad: null, uetr: null, fx: null },
+        wire: {
+          purposeOfPayment: null,
+          chargeBearer: null,
+          remittanceInformation: body.remittanceInformation ?? null,
+          imad: null,
+          uetr: null,
+          fx: null,
+        },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
       };
@@ -162,13 +194,22 @@ export class Transfers {
     // The amount is what the beneficiary receives; the account is debited its USD equivalent at today's rate.
     const conversion = body.currency === 'USD' ? undefined : convertToUsd(amountMinor, body.currency);
     const ledgerAmountMinor = conversion ? conversion.sourceMinor : amountMinor;
-    if (ledgerAmountMinor <= 0) throw new Problem('invalid-amount', 'The amount converts to less than one cent.', { errors: [bodyField('amount', 'too small to send')] });
+    if (ledgerAmountMinor <= 0)
+      throw new Problem('invalid-amount', 'The amount converts to less than one cent.', {
+        errors: [bodyField('amount', 'too small to send')],
+      });
     return this.run('createInternationalWire', merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
       checkCounterparty(cp, account, 'WIRE_INTERNATIONAL');
       const fx = conversion
-        ? { sourceAmount: toDecimalString(ledgerAmountMinor, 'USD'), sourceCurrency: 'USD', targetAmount: toDecimalString(amountMinor, body.currency), targetCurrency: body.currency, rate: conversion.rate }
+        ? {
+            sourceAmount: toDecimalString(ledgerAmountMinor, 'USD'),
+            sourceCurrency: 'USD',
+            targetAmount: toDecimalString(amountMinor, body.currency),
+            targetCurrency: body.currency,
+            rate: conversion.rate,
+          }
         : null;
       return {
         type: 'WIRE_INTERNATIONAL',
@@ -182,7 +223,14 @@ export class Transfers {
         debit: accountSide(Number(account.id)),
         credit: settlementSide('WIRE_INTERNATIONAL'),
         ach: null,
-        wire: { purposeOfPayment: body.purposeOfPayment, chargeBearer: body.chargeBearer ?? 'SHA', remittanceInformation: body.remittanceInformation ?? null, imad: null, uetr: null, fx },
+        wire: {
+          purposeOfPayment: body.purposeOfPayment,
+          chargeBearer: body.chargeBearer ?? 'SHA',
+          remittanceInformation: body.remittanceInformation ?? null,
+          imad: null,
+          uetr: null,
+          fx,
+        },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
       };
@@ -193,7 +241,9 @@ export class Transfers {
     onlyUsd(body.currency);
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     if (body.accountId === body.toAccountId) {
-      throw new Problem('business-rule', 'An internal transfer moves money between two different accounts.', { errors: [bodyField('toAccountId', 'same account as accountId')] });
+      throw new Problem('business-rule', 'An internal transfer moves money between two different accounts.', {
+        errors: [bodyField('toAccountId', 'same account as accountId')],
+      });
     }
     return this.run('createInternalTransfer', merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
@@ -219,13 +269,23 @@ export class Transfers {
   }
 
   /** The shared path: plan (find and check), lock, check states and funds, write, settle, answer. */
-  private async run(operationId: string, merchantId: number, body: unknown, key: string | undefined, plan: (trx: Transaction<Database>) => Promise<Plan>): Promise<StoredResponse<Transfer>> {
+  private async run(
+    operationId: string,
+    merchantId: number,
+    body: unknown,
+    key: string | undefined,
+    plan: (trx: Transaction<Database>) => Promise<Plan>,
+  ): Promise<StoredResponse<Transfer>> {
     return idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), async (trx) => {
       const p = await plan(trx);
       const accountId = Number(p.account.id);
       const fundingId = p.debitsAccount && p.account.funding_account_id !== null ? Number(p.account.funding_account_id) : undefined;
       const toId = p.toAccount ? Number(p.toAccount.id) : undefined;
-      const locked = await lockAccounts(trx, this.store.dialect, [accountId, ...(fundingId === undefined ? [] : [fundingId]), ...(toId === undefined ? [] : [toId])]);
+      const locked = await lockAccounts(trx, this.store.dialect, [
+        accountId,
+        ...(fundingId === undefined ? [] : [fundingId]),
+        ...(toId === undefined ? [] : [toId]),
+      ]);
       const account = locked.get(accountId)!;
       await checkActive(trx, account, 'accountId');
       if (toId !== undefined) await checkActive(trx, locked.get(toId)!, 'toAccountId');
@@ -236,7 +296,7 @@ export class Transfers {
         // Draw the shortfall from the funding account first (one level: the funding account's own funding is not used).
         const funding = fundingId === undefined ? undefined : locked.get(fundingId);
         const shortfall = p.ledgerAmountMinor - Number(account.available_minor);
-        if (!funding || funding.status !== 'active' || Number(funding.available_minor) < shortfall) throw insufficientFunds(accountId);
+        if (funding?.status !== 'active' || Number(funding.available_minor) < shortfall) throw insufficientFunds(accountId);
         fundingTransferId = await this.sweep(trx, merchantId, funding, account, shortfall, now);
       }
 
@@ -271,7 +331,10 @@ export class Transfers {
         .returningAll()
         .executeTakeFirstOrThrow();
       await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
-      row = p.type === 'INTERNAL' ? await transitionTransfer(trx, row, 'completed', { now }) : await settleInSandbox(trx, row, transferOutcome(p.type, p.amountMinor), now);
+      row =
+        p.type === 'INTERNAL'
+          ? await transitionTransfer(trx, row, 'completed', { now })
+          : await settleInSandbox(trx, row, transferOutcome(p.type, p.amountMinor), now);
 
       const entries = await trx.selectFrom('banking_ledger_entries').selectAll().where('transfer_id', '=', row.id).orderBy('id').execute();
       const after = await trx.selectFrom('banking_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
@@ -280,7 +343,14 @@ export class Transfers {
   }
 
   /** The internal transfer that moves a debit's shortfall from the funding account; posted at once. */
-  private async sweep(db: Kysely<Database>, merchantId: number, funding: AccountRow, account: AccountRow, amount: number, now: number): Promise<number> {
+  private async sweep(
+    db: Kysely<Database>,
+    merchantId: number,
+    funding: AccountRow,
+    account: AccountRow,
+    amount: number,
+    now: number,
+  ): Promise<number> {
     const pending = await db
       .insertInto('banking_transfers')
       .values({
@@ -311,7 +381,16 @@ export class Transfers {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await writeEntries(db, Number(pending.id), accountSide(Number(funding.id)), accountSide(Number(account.id)), amount, 'USD', 'pending', now);
+    await writeEntries(
+      db,
+      Number(pending.id),
+      accountSide(Number(funding.id)),
+      accountSide(Number(account.id)),
+      amount,
+      'USD',
+      'pending',
+      now,
+    );
     await transitionTransfer(db, pending, 'completed', { now });
     return Number(pending.id);
   }
@@ -320,10 +399,18 @@ export class Transfers {
 /** Money moves only for an active business, through active accounts (frozen and closed ones refuse it). */
 async function checkActive(db: Kysely<Database>, account: AccountRow, field: string): Promise<void> {
   if (account.status !== 'active') {
-    throw new Problem('inactive-account', `Account ${account.id} is ${account.status}.`, { errors: [bodyField(field, `account is ${account.status}`)] });
+    throw new Problem('inactive-account', `Account ${account.id} is ${account.status}.`, {
+      errors: [bodyField(field, `account is ${account.status}`)],
+    });
   }
-  const business = await db.selectFrom('banking_businesses').select(['id', 'status']).where('id', '=', account.business_id).executeTakeFirstOrThrow();
+  const business = await db
+    .selectFrom('banking_businesses')
+    .select(['id', 'status'])
+    .where('id', '=', account.business_id)
+    .executeTakeFirstOrThrow();
   if (business.status !== 'active') {
-    throw new Problem('business-rule', `Business ${business.id} is ${business.status}; only an active business moves money.`, { errors: [bodyField(field, `business is ${business.status}`)] });
+    throw new Problem('business-rule', `Business ${business.id} is ${business.status}; only an active business moves money.`, {
+      errors: [bodyField(field, `business is ${business.status}`)],
+    });
   }
 }

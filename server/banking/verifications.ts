@@ -32,7 +32,9 @@ const running: VerificationStatus[] = ['pending', 'needs_review'];
  * is, else needs_review if any, else pending if any; else approved once a BUSINESS verification is approved.
  * Approved people without an approved business check leave the business unverified.
  */
-export function combinedStatus(verifications: { subject: 'BUSINESS' | 'PERSON'; status: VerificationStatus }[]): BusinessVerificationStatus {
+export function combinedStatus(
+  verifications: { subject: 'BUSINESS' | 'PERSON'; status: VerificationStatus }[],
+): BusinessVerificationStatus {
   const has = (status: VerificationStatus) => verifications.some((v) => v.status === status);
   if (has('rejected')) return 'rejected';
   if (has('needs_review')) return 'needs_review';
@@ -42,14 +44,25 @@ export function combinedStatus(verifications: { subject: 'BUSINESS' | 'PERSON'; 
 
 /** Rewrites the business's verificationStatus after one of its verifications changed; call in that transaction. */
 export async function recombine(db: Kysely<Database>, businessId: number, now: number): Promise<void> {
-  const verifications = await db.selectFrom('banking_verifications').select(['subject', 'status']).where('business_id', '=', businessId).execute();
+  const verifications = await db
+    .selectFrom('banking_verifications')
+    .select(['subject', 'status'])
+    .where('business_id', '=', businessId)
+    .execute();
   const status = combinedStatus(verifications);
-  await db.updateTable('banking_businesses').set({ verification_status: status, updated_at: now }).where('id', '=', businessId).where('verification_status', '!=', status).execute();
+  await db
+    .updateTable('banking_businesses')
+    .set({ verification_status: status, updated_at: now })
+    .where('id', '=', businessId)
+    .where('verification_status', '!=', status)
+    .execute();
 }
 
 /** Identifies the same person across requests without keeping the number: a hash of the tax id or document. */
 function personKey(person: Person): string {
-  const identity = person.taxId ? `tax:${person.taxId.replace(/[^0-9]/g, '')}` : `doc:${person.idDocument?.issuingCountry}:${person.idDocument?.type}:${person.idDocument?.number.toUpperCase()}`;
+  const identity = person.taxId
+    ? `tax:${person.taxId.replace(/[^0-9]/g, '')}`
+    : `doc:${person.idDocument?.issuingCountry}:${person.idDocument?.type}:${person.idDocument?.number.toUpperCase()}`;
   return `PERSON:${createHash('sha256').update(identity).digest('hex')}`;
 }
 
@@ -62,25 +75,41 @@ function ageOn(dateOfBirth: string, today: string): number {
 function checkPerson(person: Person): void {
   const today = new Date().toISOString().slice(0, 10);
   if (ageOn(person.dateOfBirth, today) < 18) {
-    throw new Problem('business-rule', 'The person must be 18 or older.', { errors: [bodyField('person.dateOfBirth', 'must be at least 18 years ago')] });
+    throw new Problem('business-rule', 'The person must be 18 or older.', {
+      errors: [bodyField('person.dateOfBirth', 'must be at least 18 years ago')],
+    });
   }
   const expires = person.idDocument?.expirationDate;
   if (!person.taxId && expires && expires < today) {
-    throw new Problem('business-rule', `The identity document expired on ${expires}.`, { errors: [bodyField('person.idDocument.expirationDate', 'the document has expired')] });
+    throw new Problem('business-rule', `The identity document expired on ${expires}.`, {
+      errors: [bodyField('person.idDocument.expirationDate', 'the document has expired')],
+    });
   }
 }
 
 export class Verifications {
   constructor(private readonly store: Store) {}
 
-  async create(merchantId: number, body: Schemas['IdentityVerificationCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<IdentityVerification>> {
+  async create(
+    merchantId: number,
+    body: Schemas['IdentityVerificationCreateRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<IdentityVerification>> {
     const person = body.subject === 'PERSON' ? body.person : undefined;
     if (person) checkPerson(person);
     return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), async (trx) => {
       // The business row lock serializes verifications of one business: the running-check test cannot race.
-      const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'), this.store.dialect);
+      const business = await findBusiness(
+        trx,
+        merchantId,
+        body.businessId,
+        bodyField('businessId', 'unknown business'),
+        this.store.dialect,
+      );
       if (business.status !== 'active') {
-        throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business is verified.`, { errors: [bodyField('businessId', `business is ${business.status}`)] });
+        throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business is verified.`, {
+          errors: [bodyField('businessId', `business is ${business.status}`)],
+        });
       }
       const subjectKey = person ? personKey(person) : 'BUSINESS';
       const earlier = await trx
@@ -92,7 +121,9 @@ export class Verifications {
         .executeTakeFirst();
       if (earlier) {
         const who = person ? 'this person' : 'the business';
-        throw new Problem('conflict', `Verification ${earlier.id} of ${who} is still ${earlier.status}; wait for its decision.`, { errors: [bodyField(person ? 'person' : 'subject', 'a verification of this subject is running')] });
+        throw new Problem('conflict', `Verification ${earlier.id} of ${who} is still ${earlier.status}; wait for its decision.`, {
+          errors: [bodyField(person ? 'person' : 'subject', 'a verification of this subject is running')],
+        });
       }
       const outcome = person ? personVerificationOutcome(person.lastName) : businessVerificationOutcome(business.tax_id);
       const now = Date.now();
@@ -104,14 +135,27 @@ export class Verifications {
           merchant_id: merchantId,
           subject: body.subject,
           subject_key: subjectKey,
-          person: person ? JSON.stringify({ firstName: person.firstName, lastName: person.lastName, roles: person.roles, ownershipPercentage: person.ownershipPercentage ?? null }) : null,
+          person: person
+            ? JSON.stringify({
+                firstName: person.firstName,
+                lastName: person.lastName,
+                roles: person.roles,
+                ownershipPercentage: person.ownershipPercentage ?? null,
+              })
+            : null,
           person_details: person
             ? JSON.stringify({
                 dateOfBirth: person.dateOfBirth,
                 email: person.email ?? null,
                 phone: person.phone ?? null,
                 address: person.address,
-                idDocument: person.idDocument ? { type: person.idDocument.type, issuingCountry: person.idDocument.issuingCountry, expirationDate: person.idDocument.expirationDate ?? null } : null,
+                idDocument: person.idDocument
+                  ? {
+                      type: person.idDocument.type,
+                      issuingCountry: person.idDocument.issuingCountry,
+                      expirationDate: person.idDocument.expirationDate ?? null,
+                    }
+                  : null,
               })
             : null,
           status: outcome.status,
@@ -131,11 +175,16 @@ export class Verifications {
    * An analyst's or provider's decision on a running verification (no API operation: the bank's back office
    * calls it). Compare-and-set on the current status, then the business's status is recombined.
    */
-  async decide(verificationId: number, to: VerificationStatus, reasons: Schemas['VerificationReason'][] = []): Promise<IdentityVerification> {
+  async decide(
+    verificationId: number,
+    to: VerificationStatus,
+    reasons: Schemas['VerificationReason'][] = [],
+  ): Promise<IdentityVerification> {
     return this.store.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('banking_verifications').selectAll().where('id', '=', verificationId).executeTakeFirst();
       if (!row) throw new Problem('not-found', `No verification with id ${verificationId} exists.`);
-      if (!allowedVerificationTransitions[row.status].includes(to)) throw new Problem('conflict', `Verification ${verificationId} is ${row.status}; it cannot become ${to}.`);
+      if (!allowedVerificationTransitions[row.status].includes(to))
+        throw new Problem('conflict', `Verification ${verificationId} is ${row.status}; it cannot become ${to}.`);
       const now = Date.now();
       const decided = to === 'approved' || to === 'rejected';
       const updated = await trx

@@ -29,7 +29,8 @@ export type PostalAddress = Schemas['PostalAddress'];
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 /** Signed minor units as a decimal string: a returned ACH pull may leave a balance below zero. */
-export const signedDecimal = (minor: number, currency: string) => (minor < 0 ? `-${toDecimalString(-minor, currency)}` : toDecimalString(minor, currency));
+export const signedDecimal = (minor: number, currency: string) =>
+  minor < 0 ? `-${toDecimalString(-minor, currency)}` : toDecimalString(minor, currency);
 
 export function toBusiness(row: Selectable<BankingBusinessTable>): Business {
   return {
@@ -95,7 +96,10 @@ export function toCounterparty(row: Selectable<BankingCounterpartyTable>): Count
 }
 
 /** A closed account holds nothing and reads zero. */
-export function toBalance(row: Pick<Selectable<BankingAccountTable>, 'id' | 'currency' | 'status' | 'ledger_minor' | 'available_minor'>, asOf = Date.now()): Balance {
+export function toBalance(
+  row: Pick<Selectable<BankingAccountTable>, 'id' | 'currency' | 'status' | 'ledger_minor' | 'available_minor'>,
+  asOf = Date.now(),
+): Balance {
   const closed = row.status === 'closed';
   return {
     accountId: Number(row.id),
@@ -135,7 +139,11 @@ export function toLedgerEntry(row: Selectable<BankingLedgerEntryTable>): LedgerE
   };
 }
 
-export function toTransfer(row: Selectable<BankingTransferTable>, entries: Selectable<BankingLedgerEntryTable>[], balance: Balance): Transfer {
+export function toTransfer(
+  row: Selectable<BankingTransferTable>,
+  entries: Selectable<BankingLedgerEntryTable>[],
+  balance: Balance,
+): Transfer {
   const party = (accountId: number | null, counterpartyId: number | null, name: string, number: string): Schemas['TransferParty'] => ({
     type: accountId !== null ? 'ACCOUNT' : 'COUNTERPARTY',
     accountId: accountId === null ? null : Number(accountId),

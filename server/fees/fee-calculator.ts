@@ -22,22 +22,37 @@ function percentageOf(amountMinor: number, rate: string): number {
 
 export function calculateFee(request: Schemas['FeeCalculationRequest']): Schemas['FeeCalculation'] {
   const route = schedule.routes.find(
-    (r) => r.rail === request.rail && r.currency === request.currency && (r.countries.includes('*') || r.countries.includes(request.destinationCountry)),
+    (r) =>
+      r.rail === request.rail &&
+      r.currency === request.currency &&
+      (r.countries.includes('*') || r.countries.includes(request.destinationCountry)),
   );
   if (!route) {
-    throw new Problem('unsupported-route', `The fee schedule has no ${request.rail} route for ${request.currency} to ${request.destinationCountry}.`, {
-      errors: [bodyField('rail', `no ${request.rail} route for ${request.currency} to ${request.destinationCountry}`)],
-    });
+    throw new Problem(
+      'unsupported-route',
+      `The fee schedule has no ${request.rail} route for ${request.currency} to ${request.destinationCountry}.`,
+      {
+        errors: [bodyField('rail', `no ${request.rail} route for ${request.currency} to ${request.destinationCountry}`)],
+      },
+    );
   }
   exponentOf(request.currency, 'currency');
   const amount = toMinorUnits(request.amount, request.currency, { amount: 'amount', currency: 'currency' });
   // The schedule is data: a route may charge no fixed part, which toMinorUnits (positive amounts only) refuses.
-  const fixed = Number(route.fixed) === 0 ? 0 : toMinorUnits(Number(route.fixed), request.currency, { amount: 'amount', currency: 'currency' });
-  const fees: Schemas['FeeItem'][] = [{ type: 'fixed', description: route.fixedDescription, amount: toDecimalString(fixed, request.currency) }];
+  const fixed =
+    Number(route.fixed) === 0 ? 0 : toMinorUnits(Number(route.fixed), request.currency, { amount: 'amount', currency: 'currency' });
+  const fees: Schemas['FeeItem'][] = [
+    { type: 'fixed', description: route.fixedDescription, amount: toDecimalString(fixed, request.currency) },
+  ];
   let total = fixed;
   if (route.percentage !== '0') {
     const part = percentageOf(amount, route.percentage);
-    fees.push({ type: 'percentage', description: `${route.percentage}% of the amount`, rate: route.percentage, amount: toDecimalString(part, request.currency) });
+    fees.push({
+      type: 'percentage',
+      description: `${route.percentage}% of the amount`,
+      rate: route.percentage,
+      amount: toDecimalString(part, request.currency),
+    });
     total += part;
   }
   return {

@@ -25,12 +25,17 @@ function authenticators(s: Services): { merchant: Authenticate; partner: Authent
   return {
     merchant: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
-      if (principal.kind !== 'merchant') throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
+      if (principal.kind !== 'merchant')
+        throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
       return contextOf(req, principal);
     },
     partner: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
-      if (principal.kind !== 'partner') throw new Problem('forbidden', 'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.');
+      if (principal.kind !== 'partner')
+        throw new Problem(
+          'forbidden',
+          'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.',
+        );
       return contextOf(req, principal);
     },
   };

@@ -15,7 +15,13 @@ export function allowedMethods(mounts: readonly MountedRoutes[]): (path: string)
     m.routes
       .filter((r) => !r.atOrigin || m.basePath === '')
       .map((r) => ({
-        pattern: new RegExp(`^${((r.atOrigin ? '' : m.basePath) + r.path).split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}/?$`, 'i'),
+        pattern: new RegExp(
+          `^${((r.atOrigin ? '' : m.basePath) + r.path)
+            .split(/\{[^}]+\}/)
+            .map(escapeRegExp)
+            .join('[^/]+')}/?$`,
+          'i',
+        ),
         method: r.method.toUpperCase(),
         parameters: (r.path.match(/\{/g) ?? []).length,
       })),

@@ -48,7 +48,9 @@ type OpenApiRequest = Request & { openapi?: { schema?: { requestBody?: { content
 
 /** Whether the request carried a body: a length above zero, or a chunked one that body parsing found non-empty. */
 const hasBody = (req: Request): boolean =>
-  req.body !== undefined || (req.headers['transfer-encoding'] !== undefined && req.res?.locals.emptyBody !== true) || Number(req.headers['content-length'] ?? 0) > 0;
+  req.body !== undefined ||
+  (req.headers['transfer-encoding'] !== undefined && req.res?.locals.emptyBody !== true) ||
+  Number(req.headers['content-length'] ?? 0) > 0;
 
 function fromValidator(err: ValidatorError, req: Request): Problem {
   switch (err.status) {
@@ -57,7 +59,9 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
       const errors = onePerField(
         (err.errors ?? [])
           .filter((e) => !/^must match "(then|else)" schema$/.test(e.message ?? ''))
-          .map((e) => (/required property 'body'/.test(e.message ?? '') ? missingBody : fieldOf(e.path ?? '', e.message ?? 'is not valid'))),
+          .map((e) =>
+            /required property 'body'/.test(e.message ?? '') ? missingBody : fieldOf(e.path ?? '', e.message ?? 'is not valid'),
+          ),
       );
       const n = errors.length;
       return new Problem('validation-error', `The request has ${n} invalid field${n === 1 ? '' : 's'}.`, { errors });
@@ -78,7 +82,7 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
       return new Problem('unsupported-media-type', `${sent} not accepted here; send the body as ${accepted}.`);
     }
     default:
-      return new Problem('internal-error', 'The failure was logged with this request\'s id.');
+      return new Problem('internal-error', "The failure was logged with this request's id.");
   }
 }
 
@@ -97,7 +101,13 @@ export function notFound(methodsAt: (path: string) => readonly string[] = () => 
   return (req, res) => {
     const allowed = methodsAt(req.path);
     if (allowed.length === 0) return sendProblem(res, req, new Problem('not-found', `No operation at ${req.method} ${req.path}.`));
-    sendProblem(res, req, new Problem('method-not-allowed', `${req.path} answers ${allowed.join(', ')}, not ${req.method}.`, { headers: { Allow: allowed.join(', ') } }));
+    sendProblem(
+      res,
+      req,
+      new Problem('method-not-allowed', `${req.path} answers ${allowed.join(', ')}, not ${req.method}.`, {
+        headers: { Allow: allowed.join(', ') },
+      }),
+    );
   };
 }
 
@@ -108,9 +118,10 @@ export function problemHandler(log: (entry: Record<string, unknown>, message: st
     if (err instanceof Problem) problem = err;
     else if (res.locals.authProblem) problem = res.locals.authProblem;
     else if (e?.type === 'entity.parse.failed') problem = new Problem('malformed-json', 'The request body could not be parsed as JSON.');
-    else if (e?.type === 'entity.too.large') problem = new Problem('payload-too-large', `Request bodies here are limited to ${(e as { limit?: number }).limit ?? 1048576} bytes.`);
+    else if (e?.type === 'entity.too.large')
+      problem = new Problem('payload-too-large', `Request bodies here are limited to ${(e as { limit?: number }).limit ?? 1048576} bytes.`);
     else if (typeof e?.status === 'number' && e.status < 500) problem = fromValidator(e, req);
-    else problem = new Problem('internal-error', 'The failure was logged with this request\'s id.');
+    else problem = new Problem('internal-error', "The failure was logged with this request's id.");
     if (problem.status >= 500) log({ err: { message: e?.message, stack: e?.stack, errors: e?.errors }, path: req.path }, 'request failed');
     sendProblem(res, req, problem);
   };

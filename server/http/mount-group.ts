@@ -77,7 +77,12 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
             allErrors: true,
             onError: (err: { errors?: unknown }, _body: unknown, req: Request) => {
               if (changesNothing(req.method)) throw err;
-              mount.onContractViolation?.({ method: req.method, path: req.originalUrl, status: req.res?.statusCode ?? 0, errors: err.errors });
+              mount.onContractViolation?.({
+                method: req.method,
+                path: req.originalUrl,
+                status: req.res?.statusCode ?? 0,
+                errors: err.errors,
+              });
             },
           }
         : false,
@@ -97,7 +102,11 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
       // Only a request the validator matched to this very operation (and so authenticated and validated)
       // reaches the handler. Express alone would also send HEAD to a GET handler, and GET /v1/payees/list to
       // GET /v1/payees/{id}, which the validator ignores as undocumented: neither would be checked at all.
-      if (req.method !== route.method.toUpperCase() || (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute !== documented) return next();
+      if (
+        req.method !== route.method.toUpperCase() ||
+        (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute !== documented
+      )
+        return next();
       // What the validator does not hold: numbers spelled other than in decimal, a missing body, lone surrogates.
       const faults = [...inputFaults(req, rules), ...illFormedQueryStrings(req.query), ...illFormedBodyStrings(req.body)];
       if (faults.length > 0) throw invalidRequest(faults);

@@ -33,7 +33,13 @@ export function rateLimit(perMinute: number, callerOf: CallerOf = async () => un
     res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - used)));
     res.setHeader('RateLimit-Reset', String(reset));
     if (used > perMinute) {
-      sendProblem(res, req, new Problem('rate-limited', `This caller may send ${perMinute} requests a minute; retry after ${reset} seconds.`, { headers: { 'Retry-After': String(reset) } }));
+      sendProblem(
+        res,
+        req,
+        new Problem('rate-limited', `This caller may send ${perMinute} requests a minute; retry after ${reset} seconds.`, {
+          headers: { 'Retry-After': String(reset) },
+        }),
+      );
       return;
     }
     next();

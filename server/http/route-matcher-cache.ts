@@ -21,13 +21,21 @@ export function validatorPathToRegexpModule(): { pathToRegexp: PathToRegexp } {
   return fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp };
 }
 
+type Cached = PathToRegexp & { [installed]?: PathToRegexp };
+
+/** The validator's path-to-regexp without the cache (what the cache compiles with, once installed). */
+export function uncachedPathToRegexp(): PathToRegexp {
+  const current = validatorPathToRegexpModule().pathToRegexp as Cached;
+  return current[installed] ?? current;
+}
+
 export function cacheValidatorRouteMatchers(): void {
   const mod = validatorPathToRegexpModule();
-  const current = mod.pathToRegexp as PathToRegexp & { [installed]?: true };
+  const current = mod.pathToRegexp as Cached;
   if (current[installed]) return;
   const compile = current;
   const cache = new Map<string, ReturnType<PathToRegexp>>();
-  const cached: PathToRegexp & { [installed]?: true } = (path, options) => {
+  const cached: Cached = (path, options) => {
     // Only string paths with plain options are cached (the validator's case); anything else compiles as before.
     if (typeof path !== 'string') return compile(path, options);
     const key = `${path}\u0000${options ? JSON.stringify(options) : ''}`;
@@ -40,6 +48,6 @@ export function cacheValidatorRouteMatchers(): void {
     // A fresh keys array per call, so a caller that changes it cannot change the next caller's.
     return { ...hit, keys: hit.keys.slice() };
   };
-  cached[installed] = true;
+  cached[installed] = compile;
   mod.pathToRegexp = cached;
 }

@@ -12,7 +12,11 @@ export class PartnerScope {
   }
 
   /** Throws 404 unless the merchant is linked to the partner. */
-  async requireLinked(partnerId: number, merchantId: number, field: FieldError = bodyField('merchantId', 'unknown merchant')): Promise<void> {
+  async requireLinked(
+    partnerId: number,
+    merchantId: number,
+    field: FieldError = bodyField('merchantId', 'unknown merchant'),
+  ): Promise<void> {
     const link = await this.store.db
       .selectFrom('partner_merchants')
       .select('merchant_id')
@@ -24,6 +28,11 @@ export class PartnerScope {
 }
 
 /** A partnerId sent in a body or query may only name the caller. */
-export function requireOwnPartnerId(sent: number | null | undefined, caller: number, field: FieldError = bodyField('partnerId', 'unknown partner')): void {
-  if (sent !== undefined && sent !== null && sent !== caller) throw new Problem('not-found', `No partner ${sent} is known to this caller.`, { errors: [field] });
+export function requireOwnPartnerId(
+  sent: number | null | undefined,
+  caller: number,
+  field: FieldError = bodyField('partnerId', 'unknown partner'),
+): void {
+  if (sent !== undefined && sent !== null && sent !== caller)
+    throw new Problem('not-found', `No partner ${sent} is known to this caller.`, { errors: [field] });
 }

@@ -45,11 +45,18 @@ export class PaymentEngine {
       const final = finalStates.has(next.to);
       const updated = await trx
         .updateTable('payments')
-        .set({ status: next.to, processing_status: next.to, updated_at: now, next_step_at: final ? null : now + this.settings.stepMs, ...(next.to === 'completed' ? { post_date: now } : {}) })
+        .set({
+          status: next.to,
+          processing_status: next.to,
+          updated_at: now,
+          next_step_at: final ? null : now + this.settings.stepMs,
+          ...(next.to === 'completed' ? { post_date: now } : {}),
+        })
         .where('payment_id', '=', paymentId)
         .where('status', '=', row.status)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) await trx.insertInto('payment_status_changes').values({ payment_id: paymentId, status: next.to, at: now }).execute();
+      if (Number(updated.numUpdatedRows) === 1)
+        await trx.insertInto('payment_status_changes').values({ payment_id: paymentId, status: next.to, at: now }).execute();
     });
   }
 }

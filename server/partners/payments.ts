@@ -13,14 +13,13 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 import { payeeAccountNumber } from './recipients.js';
 
 type CS = C['schemas'];
 type ES = E['schemas'];
 export type Payment = CS['Payment'];
 export type Transaction = CS['Transaction'];
-
 
 export function toPayment(row: Selectable<PaymentTable>): Payment {
   return {
@@ -127,12 +126,17 @@ export class Payments {
     const method = body.paymentMethodType === 'INTERNATIONAL_WIR' ? 'INTERNATIONAL_WIRE' : body.paymentMethodType;
     const route = achMethods.has(method) ? 'ACH' : 'WIRE';
     if ((route === 'ACH' || method === 'DOMESTIC_WIRE') && body.currency !== 'USD') {
-      throw new Problem('business-rule', `${method} payments settle in USD only.`, { errors: [bodyField('currency', 'must be USD for this payment method')] });
+      throw new Problem('business-rule', `${method} payments settle in USD only.`, {
+        errors: [bodyField('currency', 'must be USD for this payment method')],
+      });
     }
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     const payees = trx.selectFrom('payees').selectAll();
     const payee = await payees.where('id', '=', body.payeeId).where('merchant_id', '=', body.merchantId).executeTakeFirst();
-    if (!payee) throw new Problem('not-found', `Merchant ${body.merchantId} has no payee ${body.payeeId}.`, { errors: [bodyField('payeeId', 'unknown payee')] });
+    if (!payee)
+      throw new Problem('not-found', `Merchant ${body.merchantId} has no payee ${body.payeeId}.`, {
+        errors: [bodyField('payeeId', 'unknown payee')],
+      });
     const accountNumber = payeeAccountNumber(payee);
     if (payee.route !== route || !accountNumber) {
       throw new Problem('business-rule', `Payee ${body.payeeId} has no ${route === 'ACH' ? 'ACH' : 'wire'} details for ${method}.`, {
@@ -181,7 +185,11 @@ export class Payments {
     paging: { pageNumber: number; pageSize: number },
     order: { column: 'payment_id' | 'created_at' | 'updated_at' | 'post_date' | 'amount_minor'; descending: boolean },
   ): Promise<{ data: Transaction[]; pageNumber: number; pageSize: number; totalCount: number; message: string[] }> {
-    const { count } = await this.store.db.selectFrom('payments').where(where).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await this.store.db
+      .selectFrom('payments')
+      .where(where)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     const direction = order.descending ? 'desc' : 'asc';
     const rows: PaymentRow[] = await this.store.db
       .selectFrom('payments')
@@ -193,18 +201,29 @@ export class Payments {
       .offset((paging.pageNumber - 1) * paging.pageSize)
       .execute();
     const ids = rows.map((r) => r.payment_id);
-    const changes = ids.length === 0 ? [] : await this.store.db.selectFrom('payment_status_changes').selectAll().where('payment_id', 'in', ids).orderBy('at').execute();
-    const data = rows.map((r) => toTransaction(r, changes.filter((c) => Number(c.payment_id) === Number(r.payment_id))));
+    const changes =
+      ids.length === 0
+        ? []
+        : await this.store.db.selectFrom('payment_status_changes').selectAll().where('payment_id', 'in', ids).orderBy('at').execute();
+    const data = rows.map((r) =>
+      toTransaction(
+        r,
+        changes.filter((c) => Number(c.payment_id) === Number(r.payment_id)),
+      ),
+    );
     return { message: [], data, pageNumber: paging.pageNumber, pageSize: paging.pageSize, totalCount: Number(count) };
   }
 
   /** Group C: payments of the partner's linked merchants. */
   async searchForPartner(partnerId: number, body: CS['PartnerTransactionSearchRequest']): Promise<CS['TransactionPage']> {
     requireOwnPartnerId(body.partnerId, partnerId);
-    const merchants = body.merchantId !== undefined ? (await this.scope.requireLinked(partnerId, body.merchantId), [body.merchantId]) : await this.scope.linkedMerchantIds(partnerId);
+    if (body.merchantId !== undefined) await this.scope.requireLinked(partnerId, body.merchantId);
+    const merchants = body.merchantId !== undefined ? [body.merchantId] : await this.scope.linkedMerchantIds(partnerId);
     const paging = { pageNumber: body.pageNumber ?? 1, pageSize: body.pageSize ?? 25 };
     if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], ...paging, totalCount: 0 };
-    const column = ({ paymentId: 'payment_id', createdOn: 'created_at', updatedOn: 'updated_at', postDate: 'post_date', amount: 'amount_minor' } as const)[body.sortProperty ?? 'paymentId'];
+    const column = (
+      { paymentId: 'payment_id', createdOn: 'created_at', updatedOn: 'updated_at', postDate: 'post_date', amount: 'amount_minor' } as const
+    )[body.sortProperty ?? 'paymentId'];
     return this.page(
       (eb) =>
         eb.and([
@@ -226,14 +245,23 @@ export class Payments {
       [body.updatedStart, body.updatedEnd, 'updatedEnd'],
     ];
     for (const [from, to, name] of ranges) {
-      if (from && to && Date.parse(from) > Date.parse(to)) throw new Problem('business-rule', `${name} is before the start of its range.`, { errors: field(name, 'before the start of the range') });
+      if (from && to && Date.parse(from) > Date.parse(to))
+        throw new Problem('business-rule', `${name} is before the start of its range.`, {
+          errors: field(name, 'before the start of the range'),
+        });
     }
-    if (body.minAmount !== undefined && body.maxAmount !== undefined && body.minAmount > body.maxAmount) throw new Problem('business-rule', 'minAmount is above maxAmount.', { errors: field('minAmount', 'above maxAmount') });
-    if (body.excludeAch && body.excludeWire) throw new Problem('business-rule', 'excludeAch and excludeWire together leave nothing to find.', { errors: field('excludeWire', 'excludes every rail together with excludeAch') });
+    if (body.minAmount !== undefined && body.maxAmount !== undefined && body.minAmount > body.maxAmount)
+      throw new Problem('business-rule', 'minAmount is above maxAmount.', { errors: field('minAmount', 'above maxAmount') });
+    if (body.excludeAch && body.excludeWire)
+      throw new Problem('business-rule', 'excludeAch and excludeWire together leave nothing to find.', {
+        errors: field('excludeWire', 'excludes every rail together with excludeAch'),
+      });
     if (body.isInbound !== undefined && body.direction !== undefined && body.isInbound !== (body.direction === 'INBOUND')) {
       throw new Problem('business-rule', 'isInbound contradicts direction.', { errors: field('isInbound', 'contradicts direction') });
     }
-    const merchants = body.customerId !== undefined ? (await this.scope.requireLinked(partnerId, body.customerId, bodyField('customerId', 'unknown customer')), [body.customerId]) : await this.scope.linkedMerchantIds(partnerId);
+    if (body.customerId !== undefined)
+      await this.scope.requireLinked(partnerId, body.customerId, bodyField('customerId', 'unknown customer'));
+    const merchants = body.customerId !== undefined ? [body.customerId] : await this.scope.linkedMerchantIds(partnerId);
     const paging = { pageNumber: body.pageNumber ?? 1, pageSize: body.pageSize ?? 25 };
     if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], ...paging, totalCount: 0 };
     const at = (value: string) => Date.parse(value);
@@ -243,9 +271,26 @@ export class Payments {
     return this.page(
       (eb) => {
         const amountBound = (amount: number, op: '>=' | '<=') =>
-          eb.or([...byExponent].map(([exponent, codes]) => eb.and([eb('currency', 'in', codes), eb('amount_minor', op, op === '>=' ? Math.ceil(amount * 10 ** exponent - 1e-9) : Math.floor(amount * 10 ** exponent + 1e-9))])));
+          eb.or(
+            [...byExponent].map(([exponent, codes]) =>
+              eb.and([
+                eb('currency', 'in', codes),
+                eb(
+                  'amount_minor',
+                  op,
+                  op === '>=' ? Math.ceil(amount * 10 ** exponent - 1e-9) : Math.floor(amount * 10 ** exponent + 1e-9),
+                ),
+              ]),
+            ),
+          );
         // Fields API-created payments never carry (files, batches, links, inbound, NOC records) match nothing when asked for.
-        const never = [body.batchId, body.linkedPaymentId, body.originalFileName, body.settlementFileName, body.wireFileHandle].some((v) => v !== undefined) || body.loadedFromFile === 'true' || body.direction === 'INBOUND' || body.isInbound === true;
+        const never =
+          [body.batchId, body.linkedPaymentId, body.originalFileName, body.settlementFileName, body.wireFileHandle].some(
+            (v) => v !== undefined,
+          ) ||
+          body.loadedFromFile === 'true' ||
+          body.direction === 'INBOUND' ||
+          body.isInbound === true;
         return eb.and([
           eb('merchant_id', 'in', merchants),
           ...(never ? [eb('payment_id', '<', 0)] : []),

@@ -13,7 +13,7 @@ import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 
 type CS = C['schemas'];
 type ES = E['schemas'];
@@ -24,7 +24,9 @@ const orNull = <T>(value: T | undefined): T | null => (value === undefined ? nul
 
 function requireAba(value: string | undefined, field: string): void {
   if (value !== undefined && !abaIsValid(value)) {
-    throw new Problem('business-rule', `${value} is not a valid ABA routing number (its check digit does not match).`, { errors: [bodyField(field, 'ABA checksum does not match')] });
+    throw new Problem('business-rule', `${value} is not a valid ABA routing number (its check digit does not match).`, {
+      errors: [bodyField(field, 'ABA checksum does not match')],
+    });
   }
 }
 
@@ -34,7 +36,13 @@ function requireWireBanks(wire: CS['WireDetails'], prefix: string): void {
 }
 
 function achRecord(ach: CS['AchDetails']): CS['AchDetailsRecord'] {
-  return { accountNumber: lastFour(ach.accountNumber), bankAccountType: ach.bankAccountType, bankName: orNull(ach.bankName), routingNumber: ach.routingNumber, address: orNull(ach.address) };
+  return {
+    accountNumber: lastFour(ach.accountNumber),
+    bankAccountType: ach.bankAccountType,
+    bankName: orNull(ach.bankName),
+    routingNumber: ach.routingNumber,
+    address: orNull(ach.address),
+  };
 }
 
 function wireRecord(wire: CS['WireDetails'], method: string): CS['WireDetailsRecord'] {
@@ -56,7 +64,19 @@ function wireRecord(wire: CS['WireDetails'], method: string): CS['WireDetailsRec
 }
 
 /** The payee columns every group reads (group A shows recipients as payees too). */
-function payeeColumns(merchantId: number, fields: { name: string; email: string; phone?: string | null; type: 'INDIVIDUAL' | 'BUSINESS'; address?: Address | null; dateOfBirth?: string | null; idType?: string | null; taxId?: string | null }) {
+function payeeColumns(
+  merchantId: number,
+  fields: {
+    name: string;
+    email: string;
+    phone?: string | null;
+    type: 'INDIVIDUAL' | 'BUSINESS';
+    address?: Address | null;
+    dateOfBirth?: string | null;
+    idType?: string | null;
+    taxId?: string | null;
+  },
+) {
   const address = fields.address;
   const now = Date.now();
   return {
@@ -101,14 +121,27 @@ export function toRecipient(row: Selectable<PayeeTable>): Recipient {
     merchantId: Number(row.merchant_id),
     createdOn: isoTimestamp(row.created_at),
   };
-  if (row.route === 'ACH') return { ...common, paymentMethodType: (row.payment_method_type ?? 'STANDARD') as CS['AchPaymentMethodType'], ach: achRecord(body.ach) };
-  return { ...common, paymentMethodType: row.payment_method_type as CS['WirePaymentMethodType'], wire: wireRecord(body.wire, row.payment_method_type!) };
+  if (row.route === 'ACH')
+    return {
+      ...common,
+      paymentMethodType: (row.payment_method_type ?? 'STANDARD') as CS['AchPaymentMethodType'],
+      ach: achRecord(body.ach),
+    };
+  return {
+    ...common,
+    paymentMethodType: row.payment_method_type as CS['WirePaymentMethodType'],
+    wire: wireRecord(body.wire, row.payment_method_type!),
+  };
 }
 
 export function toCounterparty(row: Selectable<PayeeTable>): ES['Counterparty'] {
   const body = JSON.parse(row.details!) as ES['CounterpartyCreateRequest'];
   const ach = body.ach
-    ? { ...achRecord(body.ach as unknown as CS['AchDetails']), gatewayRoutingNumber: orNull(body.ach.gatewayRoutingNumber), rdfiNumberQualifier: orNull(body.ach.rdfiNumberQualifier) }
+    ? {
+        ...achRecord(body.ach as unknown as CS['AchDetails']),
+        gatewayRoutingNumber: orNull(body.ach.gatewayRoutingNumber),
+        rdfiNumberQualifier: orNull(body.ach.rdfiNumberQualifier),
+      }
     : null;
   return {
     id: Number(row.id),
@@ -139,7 +172,16 @@ export class Recipients {
     private readonly scope: PartnerScope,
   ) {}
 
-  private async insert(values: Parameters<typeof payeeColumns>[1] & { merchantId: number; partnerId: number; kind: 'recipient' | 'counterparty'; method: string; route: 'ACH' | 'WIRE'; details: unknown }) {
+  private async insert(
+    values: Parameters<typeof payeeColumns>[1] & {
+      merchantId: number;
+      partnerId: number;
+      kind: 'recipient' | 'counterparty';
+      method: string;
+      route: 'ACH' | 'WIRE';
+      details: unknown;
+    },
+  ) {
     return this.store.db
       .insertInto('payees')
       .values({
@@ -160,7 +202,16 @@ export class Recipients {
     await this.scope.requireLinked(partnerId, body.merchantId);
     requireAba(body.ach.routingNumber, 'ach.routingNumber');
     const method = body.paymentMethodType ?? 'STANDARD';
-    const row = await this.insert({ ...body, address: body.ach.address, merchantId: body.merchantId, partnerId, kind: 'recipient', method, route: 'ACH', details: { ...body, paymentMethodType: method } });
+    const row = await this.insert({
+      ...body,
+      address: body.ach.address,
+      merchantId: body.merchantId,
+      partnerId,
+      kind: 'recipient',
+      method,
+      route: 'ACH',
+      details: { ...body, paymentMethodType: method },
+    });
     return toRecipient(row) as CS['AchRecipient'];
   }
 
@@ -168,7 +219,16 @@ export class Recipients {
     requireOwnPartnerId(body.partnerId, partnerId);
     await this.scope.requireLinked(partnerId, body.merchantId);
     requireWireBanks(body.wire, 'wire');
-    const row = await this.insert({ ...body, address: body.wire.address, merchantId: body.merchantId, partnerId, kind: 'recipient', method: body.paymentMethodType, route: 'WIRE', details: body });
+    const row = await this.insert({
+      ...body,
+      address: body.wire.address,
+      merchantId: body.merchantId,
+      partnerId,
+      kind: 'recipient',
+      method: body.paymentMethodType,
+      route: 'WIRE',
+      details: body,
+    });
     return toRecipient(row) as CS['WireRecipient'];
   }
 
@@ -181,7 +241,9 @@ export class Recipients {
     const wireMethod = body.PaymentMethodType === 'DOMESTIC_WIRE' || body.PaymentMethodType === 'INTERNATIONAL_WIRE';
     if (wireMethod ? !body.wire : !body.ach) {
       const field = wireMethod ? 'wire' : 'ach';
-      throw new Problem('business-rule', `PaymentMethodType ${body.PaymentMethodType} needs ${field} details.`, { errors: [bodyField(field, `required for ${body.PaymentMethodType}`)] });
+      throw new Problem('business-rule', `PaymentMethodType ${body.PaymentMethodType} needs ${field} details.`, {
+        errors: [bodyField(field, `required for ${body.PaymentMethodType}`)],
+      });
     }
     if (body.ach && !body.ach.rdfiNumberQualifier) requireAba(body.ach.routingNumber, 'ach.routingNumber');
     if (body.ach?.gatewayRoutingNumber) requireAba(body.ach.gatewayRoutingNumber, 'ach.gatewayRoutingNumber');
@@ -214,7 +276,8 @@ export class Recipients {
     } else merchants = await this.scope.linkedMerchantIds(partnerId);
     const pageSize = query.PageSize ?? 25;
     const pageNumber = query.PageNumber ?? 1;
-    if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], pageNumber, pageSize, totalCount: 0 };
+    if (merchants.length === 0)
+      return { message: ['This partner has no linked merchants.'], data: [], pageNumber, pageSize, totalCount: 0 };
     let q = this.store.db.selectFrom('payees').where('kind', '=', 'recipient').where('merchant_id', 'in', merchants);
     if (query.PayeeType) q = q.where('payee_type', '=', query.PayeeType === 'BUSINESS' ? 'business' : 'individual');
     if (query.PaymentNetworkRailPayeeId) q = q.where('rail_payee_id', '=', query.PaymentNetworkRailPayeeId);
@@ -225,10 +288,25 @@ export class Recipients {
       q = q.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\')`);
     }
     const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-    const sortColumn = ({ id: 'id', name: 'name', email: 'email', type: 'payee_type', paymentMethodType: 'payment_method_type', createdOn: 'created_at' } as const)[query.SortProperty ?? 'id'];
+    const sortColumn = (
+      {
+        id: 'id',
+        name: 'name',
+        email: 'email',
+        type: 'payee_type',
+        paymentMethodType: 'payment_method_type',
+        createdOn: 'created_at',
+      } as const
+    )[query.SortProperty ?? 'id'];
     const direction = query.IsDescending ? 'desc' : 'asc';
     const sortKey = sortColumn === 'name' || sortColumn === 'email' ? sql`lower(${sql.ref(sortColumn)})` : sql.ref(sortColumn);
-    const rows = await q.selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(pageSize).offset((pageNumber - 1) * pageSize).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy(sortKey, direction)
+      .orderBy('id', direction)
+      .limit(pageSize)
+      .offset((pageNumber - 1) * pageSize)
+      .execute();
     return { message: [], data: rows.map(toRecipient), pageNumber, pageSize, totalCount: Number(count) };
   }
 }

@@ -40,7 +40,9 @@ export function toPayeeAccount(row: Selectable<PayeeAccountTable>): PayeeAccount
 
 function columnsOf(body: AccountRequest) {
   if (body.type === 'IBAN' && body.IBAN && !ibanIsValid(body.IBAN)) {
-    throw new Problem('business-rule', 'The IBAN\'s check digits do not match its number.', { errors: [bodyField('IBAN', 'check digits do not match')] });
+    throw new Problem('business-rule', "The IBAN's check digits do not match its number.", {
+      errors: [bodyField('IBAN', 'check digits do not match')],
+    });
   }
   return {
     type: body.type,
@@ -71,11 +73,13 @@ export class PayeeAccounts {
       max: maxAccountsPerPayee,
       refusal: `A payee holds at most ${maxAccountsPerPayee} accounts.`,
       count: async (trx) =>
-        (await trx
-          .selectFrom('payee_accounts')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('payee_id', '=', payeeId)
-          .executeTakeFirstOrThrow()).count,
+        (
+          await trx
+            .selectFrom('payee_accounts')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('payee_id', '=', payeeId)
+            .executeTakeFirstOrThrow()
+        ).count,
     };
     return createWithinLimit(this.store, limit, async (trx) => {
       const id = newPayeeAccountId();

@@ -61,7 +61,12 @@ export class Payees {
   }
 
   async row(merchantId: number, id: number): Promise<Selectable<PayeeTable>> {
-    const row = await this.store.db.selectFrom('payees').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+    const row = await this.store.db
+      .selectFrom('payees')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound(id);
     return row;
   }
@@ -116,11 +121,20 @@ export class Payees {
     if (body.payeeType) query = query.where('payee_type', '=', body.payeeType);
     if (body.name) query = query.where(sql<boolean>`lower(name) like ${likePattern(body.name)} escape '\\'`);
     if (body.EmailAddress) query = query.where(lower('email'), '=', body.EmailAddress.toLowerCase());
-    if (body.phoneNumber !== undefined) query = body.phoneNumber === null ? query.where('phone', 'is', null) : query.where('phone', '=', body.phoneNumber);
+    if (body.phoneNumber !== undefined)
+      query = body.phoneNumber === null ? query.where('phone', 'is', null) : query.where('phone', '=', body.phoneNumber);
     if (body.taxId !== undefined) query = body.taxId === null ? query.where('tax_id', 'is', null) : query.where('tax_id', '=', body.taxId);
-    if (body.idType !== undefined) query = body.idType === null ? query.where('id_type', 'is', null) : query.where(lower('id_type'), '=', body.idType.toLowerCase());
-    if (body.dateOfBirth !== undefined) query = body.dateOfBirth === null ? query.where('date_of_birth', 'is', null) : query.where('date_of_birth', '=', body.dateOfBirth);
-    const addressColumns = { addressLine: 'address_line', state: 'state', city: 'city', country: 'country', postalCode: 'postal_code' } as const;
+    if (body.idType !== undefined)
+      query = body.idType === null ? query.where('id_type', 'is', null) : query.where(lower('id_type'), '=', body.idType.toLowerCase());
+    if (body.dateOfBirth !== undefined)
+      query = body.dateOfBirth === null ? query.where('date_of_birth', 'is', null) : query.where('date_of_birth', '=', body.dateOfBirth);
+    const addressColumns = {
+      addressLine: 'address_line',
+      state: 'state',
+      city: 'city',
+      country: 'country',
+      postalCode: 'postal_code',
+    } as const;
     for (const [field, column] of Object.entries(addressColumns)) {
       const value = body.address?.[field as keyof typeof addressColumns];
       if (value !== undefined) query = query.where(lower(column), '=', value.toLowerCase());

@@ -59,7 +59,9 @@ export class PayoutEngine {
       if (due.length === 0) return 0;
       const accountIds = [...new Set(due.map((row) => row.account_id))];
       const accounts = new Map(
-        (await trx.selectFrom('payee_accounts').select(['id', 'account_number', 'iban']).where('id', 'in', accountIds).execute()).map((a) => [a.id, a]),
+        (await trx.selectFrom('payee_accounts').select(['id', 'account_number', 'iban']).where('id', 'in', accountIds).execute()).map(
+          (a) => [a.id, a],
+        ),
       );
       // Payouts taking the same step (same state, next state and reasons) move together: one update, one insert.
       const steps = new Map<string, { from: PayoutState; next: RailStep; references: string[] }>();

@@ -73,7 +73,10 @@ export async function recordEvent(
   at: number,
   reasons: PayoutReason[],
 ): Promise<void> {
-  await db.insertInto('payout_events').values(eventRow(row, state, at, reasons)).execute();
+  await db
+    .insertInto('payout_events')
+    .values(eventRow(row, state, at, reasons))
+    .execute();
 }
 
 /**
@@ -100,6 +103,10 @@ export async function transition(
     .where('status', '=', from)
     .returningAll()
     .execute();
-  if (updated.length > 0) await db.insertInto('payout_events').values(updated.map((row) => eventRow(row, to, now, reasons))).execute();
+  if (updated.length > 0)
+    await db
+      .insertInto('payout_events')
+      .values(updated.map((row) => eventRow(row, to, now, reasons)))
+      .execute();
   return updated;
 }

@@ -15,7 +15,10 @@ type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
 const encodeCursor = (reference: string) => Buffer.from(reference).toString('base64url');
 function decodeCursor(cursor: string): string {
   const reference = Buffer.from(cursor, 'base64url').toString();
-  if (!/^po_[0-9a-z]{26}$/.test(reference)) throw new Problem('validation-error', 'The cursor is not one this service issued.', { errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }] });
+  if (!/^po_[0-9a-z]{26}$/.test(reference))
+    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
+      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
+    });
   return reference;
 }
 
@@ -37,20 +40,38 @@ export class Payouts {
     const claim = claimOf(`merchant:${merchantId}`, 'createPayout', idempotencyKey, body);
     const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
     const result = await idempotent(this.store, claim, async (trx) => {
-      const payee = await trx.selectFrom('payees').select('id').where('merchant_id', '=', merchantId).where('id', '=', body.PayeeId).executeTakeFirst();
-      if (!payee) throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, { errors: [bodyField('PayeeId', 'unknown payee')] });
-      let accounts = trx.selectFrom('payee_accounts').select(['id', 'active', 'currency']).where('payee_id', '=', body.PayeeId).where('merchant_id', '=', merchantId);
+      const payee = await trx
+        .selectFrom('payees')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('id', '=', body.PayeeId)
+        .executeTakeFirst();
+      if (!payee)
+        throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, {
+          errors: [bodyField('PayeeId', 'unknown payee')],
+        });
+      let accounts = trx
+        .selectFrom('payee_accounts')
+        .select(['id', 'active', 'currency'])
+        .where('payee_id', '=', body.PayeeId)
+        .where('merchant_id', '=', merchantId);
       if (body.PayeeAccountId) accounts = accounts.where('id', '=', body.PayeeAccountId);
       const candidates = await accounts.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       if (body.PayeeAccountId && candidates.length === 0) {
-        throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, { errors: [bodyField('PayeeAccountId', 'unknown account')] });
+        throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, {
+          errors: [bodyField('PayeeAccountId', 'unknown account')],
+        });
       }
       const active = candidates.filter((a) => a.active === 1);
       if (active.length === 0) {
         const field = body.PayeeAccountId ? 'PayeeAccountId' : 'PayeeId';
-        throw new Problem('inactive-account', body.PayeeAccountId ? `Account ${body.PayeeAccountId} is disabled.` : `Payee ${body.PayeeId} has no active account.`, {
-          errors: [bodyField(field, 'no active account to pay into')],
-        });
+        throw new Problem(
+          'inactive-account',
+          body.PayeeAccountId ? `Account ${body.PayeeAccountId} is disabled.` : `Payee ${body.PayeeId} has no active account.`,
+          {
+            errors: [bodyField(field, 'no active account to pay into')],
+          },
+        );
       }
       // An account is paid in its own currency (one recorded without a Currency takes any): the service does
       // not convert, so a payout the account cannot take is refused before anything is written.
@@ -90,7 +111,12 @@ export class Payouts {
   }
 
   async get(merchantId: number, reference: string): Promise<Payout> {
-    const row = await this.store.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('reference', '=', reference).executeTakeFirst();
+    const row = await this.store.db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
     if (!row) throw new Problem('not-found', `No payout ${reference} exists for this merchant.`);
     return toPayout(row);
   }
@@ -102,7 +128,10 @@ export class Payouts {
     if (query.PayeeId !== undefined) q = q.where('payee_id', '=', query.PayeeId);
     if (query.Status !== undefined) q = q.where('status', '=', query.Status);
     if (query.Cursor !== undefined) q = q.where('reference', '<', decodeCursor(query.Cursor));
-    const rows = await q.orderBy('reference', 'desc').limit(pageSize + 1).execute();
+    const rows = await q
+      .orderBy('reference', 'desc')
+      .limit(pageSize + 1)
+      .execute();
     const page = rows.slice(0, pageSize);
     return { data: page.map(toPayout), nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.reference) : null };
   }
@@ -110,10 +139,19 @@ export class Payouts {
   /** Cancels a payout still in `created`; a cancelled one is returned as is; any other state is a 409. */
   async cancel(merchantId: number, reference: string): Promise<Payout> {
     return this.store.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId).where('reference', '=', reference).executeTakeFirst();
+      const row = await trx
+        .selectFrom('payouts')
+        .selectAll()
+        .where('merchant_id', '=', merchantId)
+        .where('reference', '=', reference)
+        .executeTakeFirst();
       if (!row) throw new Problem('not-found', `No payout ${reference} exists for this merchant.`);
       if (row.status === 'cancelled') return toPayout(row);
-      const refused = () => new Problem('payout-not-cancellable', `Payout ${reference} is ${row.status}; only a payout that has not started processing can be cancelled.`);
+      const refused = () =>
+        new Problem(
+          'payout-not-cancellable',
+          `Payout ${reference} is ${row.status}; only a payout that has not started processing can be cancelled.`,
+        );
       if (row.status !== 'created') throw refused();
       const [cancelled] = await transition(trx, [reference], 'created', 'cancelled', {
         reasons: [{ code: 'cancelled_by_request', message: 'The merchant cancelled the payout.' }],
@@ -122,7 +160,10 @@ export class Payouts {
       if (!cancelled) {
         // The engine started processing between our read and our update: it won the race.
         const now = await trx.selectFrom('payouts').select('status').where('reference', '=', reference).executeTakeFirstOrThrow();
-        throw new Problem('payout-not-cancellable', `Payout ${reference} is ${now.status}; only a payout that has not started processing can be cancelled.`);
+        throw new Problem(
+          'payout-not-cancellable',
+          `Payout ${reference} is ${now.status}; only a payout that has not started processing can be cancelled.`,
+        );
       }
       return toPayout(cancelled);
     });

@@ -2,7 +2,7 @@
 // (pg's DatabaseError 23505, better-sqlite3's SqliteError), so nothing else can pass for one.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Problem } from '../problems.js';
+import type { Problem } from '../problems.js';
 
 export interface UniqueIndex {
   /** The index (or constraint) name: PostgreSQL reports it. */

@@ -13,10 +13,23 @@ import { embeddedIPv4, ipv6Bytes } from './embedded-ipv4.js';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 // IPv6 ranges refused whole: the embedding forms never reachable publicly (IPv4-compatible ::/96, which also
 // holds :: and ::1; IPv4-translated ::ffff:0:0:0/96; local-use NAT64 64:ff9b:1::/48, whose IPv4 address
 // sits where the operator's prefix length puts it), unique-local, link-local, site-local, multicast,
@@ -24,9 +37,21 @@ for (const [net, prefix] of [
 // addresses are judged by the IPv4 addresses they carry: a DNS64 resolver answers 64:ff9b::/96 for every
 // IPv4-only host, so refusing that range whole would refuse every such receiver.
 for (const [net, prefix] of [
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b:1::', 48], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['100::', 64],
-  ['2001:2::', 48], ['2001:10::', 28], ['2001:db8::', 32], ['3fff::', 20], ['5f00::', 16],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['100::', 64],
+  ['2001:2::', 48],
+  ['2001:10::', 28],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['5f00::', 16],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** True when the address is not publicly routable, or carries an IPv4 address that is not. */
 export function isPrivateAddress(address: string): boolean {

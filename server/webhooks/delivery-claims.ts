@@ -43,7 +43,9 @@ export class DeliveryClaims {
       // other in one direction only, where unordered multi-row inserts deadlock on PostgreSQL.
       const rowsInOrder = batch
         .map((w) => w.claim)
-        .sort((a, b) => Number(a.event_id) - Number(b.event_id) || (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0));
+        .sort(
+          (a, b) => Number(a.event_id) - Number(b.event_id) || (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0),
+        );
       // 500 rows of 9 values stay well under either store's limit of parameters per statement.
       for (let i = 0; i < rowsInOrder.length; i += 500) {
         const rows = await this.store.db

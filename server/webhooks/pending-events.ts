@@ -66,7 +66,10 @@ export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEve
 
 /** The newest event's id (0 when there is none). */
 export async function latestEventId(store: Store): Promise<number> {
-  const row = await store.db.selectFrom('payout_events').select((eb) => eb.fn.max('id').as('latest')).executeTakeFirst();
+  const row = await store.db
+    .selectFrom('payout_events')
+    .select((eb) => eb.fn.max('id').as('latest'))
+    .executeTakeFirst();
   return Number(row?.latest ?? 0);
 }
 

@@ -14,7 +14,10 @@ export interface DeliveryResult {
 export function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<DeliveryResult> {
   const started = Date.now();
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const client = target.url.protocol === 'https:' ? https : http;
@@ -30,7 +33,12 @@ export function post(target: ResolvedTarget, body: string, headers: Record<strin
         method: 'POST',
         lookup: pinned,
         timeout: timeoutMs,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'User-Agent': 'payout-service-webhooks/1.0', ...headers },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+          'User-Agent': 'payout-service-webhooks/1.0',
+          ...headers,
+        },
       },
       (response) => {
         response.resume(); // the body is not used; drain it so the socket is freed

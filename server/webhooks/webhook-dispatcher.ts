@@ -160,7 +160,10 @@ export class WebhookDispatcher {
     }
     let payloads: Map<number, string>;
     try {
-      payloads = await payloadsOf(this.store, starting.map((s) => Number(s.event.id)));
+      payloads = await payloadsOf(
+        this.store,
+        starting.map((s) => Number(s.event.id)),
+      );
     } catch (err) {
       for (const { event, targets } of starting) this.giveBack(event, targets);
       throw err;
@@ -215,7 +218,7 @@ export class WebhookDispatcher {
       this.log.error({ err, event: eventId }, 'webhook delivery not started');
       written();
     } finally {
-      held.forEach((r) => release(r));
+      for (const r of held) release(r);
     }
   }
 
@@ -245,7 +248,11 @@ export class WebhookDispatcher {
       .selectFrom('webhook_deliveries')
       .select(['outcome', 'attempted_at'])
       .where('event_id', '=', eventId)
-      .where('webhook_id', 'in', lost.map((r) => r.id))
+      .where(
+        'webhook_id',
+        'in',
+        lost.map((r) => r.id),
+      )
       .execute();
     return rows.some((r) => r.outcome === 'sending' && Number(r.attempted_at) > since);
   }
@@ -278,7 +285,7 @@ export class WebhookDispatcher {
       error,
       durationMs,
     });
-    let target;
+    let target: Awaited<ReturnType<typeof checkTarget>>;
     try {
       target = await checkTarget(registration.url, this.settings.allowPrivate, this.settings.resolve);
     } catch (err) {

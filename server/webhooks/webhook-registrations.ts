@@ -16,7 +16,14 @@ export type Webhook = Schemas['Webhook'];
 type EventType = Schemas['WebhookEventType'];
 
 export const maxWebhooksPerMerchant = 20;
-export const allEvents: EventType[] = ['payout.created', 'payout.processing', 'payout.sent', 'payout.completed', 'payout.failed', 'payout.cancelled'];
+export const allEvents: EventType[] = [
+  'payout.created',
+  'payout.processing',
+  'payout.sent',
+  'payout.completed',
+  'payout.failed',
+  'payout.cancelled',
+];
 
 export function toWebhook(row: Selectable<WebhookTable>): Webhook {
   return {
@@ -50,12 +57,14 @@ export class WebhookRegistrations {
       max: maxWebhooksPerMerchant,
       refusal: `A merchant has at most ${maxWebhooksPerMerchant} webhook registrations.`,
       count: async (trx) =>
-        (await trx
-          .selectFrom('webhooks')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('merchant_id', '=', merchantId)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirstOrThrow()).count,
+        (
+          await trx
+            .selectFrom('webhooks')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('merchant_id', '=', merchantId)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).count,
     };
     return createWithinLimit(this.store, limit, async (trx) => {
       const row = await trx

@@ -35,14 +35,24 @@ export function bankingHandlers(s: Services): BankingHandlers {
       created(await b.counterparties.create(merchantOf(context), body, headers['idempotency-key'])),
 
     createAccount: async ({ params, body, headers, context }) =>
-      created(await b.accounts.create(merchantOf(context), params.businessId, body, headers['idempotency-key']), (x) => `/finance/api/v1/account/${x.id}/balance`),
-    getAccountBalance: async ({ params, context }) => ({ status: 200, body: await b.accounts.balance(merchantOf(context), params.accountId) }),
+      created(
+        await b.accounts.create(merchantOf(context), params.businessId, body, headers['idempotency-key']),
+        (x) => `/finance/api/v1/account/${x.id}/balance`,
+      ),
+    getAccountBalance: async ({ params, context }) => ({
+      status: 200,
+      body: await b.accounts.balance(merchantOf(context), params.accountId),
+    }),
 
-    createAchPull: async ({ body, headers, context }) => created(await b.transfers.achPull(merchantOf(context), body, headers['idempotency-key'])),
-    createAchPush: async ({ body, headers, context }) => created(await b.transfers.achPush(merchantOf(context), body, headers['idempotency-key'])),
-    createDomesticWire: async ({ body, headers, context }) => created(await b.transfers.domesticWire(merchantOf(context), body, headers['idempotency-key'])),
+    createAchPull: async ({ body, headers, context }) =>
+      created(await b.transfers.achPull(merchantOf(context), body, headers['idempotency-key'])),
+    createAchPush: async ({ body, headers, context }) =>
+      created(await b.transfers.achPush(merchantOf(context), body, headers['idempotency-key'])),
+    createDomesticWire: async ({ body, headers, context }) =>
+      created(await b.transfers.domesticWire(merchantOf(context), body, headers['idempotency-key'])),
     createInternationalWire: async ({ body, headers, context }) =>
       created(await b.transfers.internationalWire(merchantOf(context), body, headers['idempotency-key'])),
-    createInternalTransfer: async ({ body, headers, context }) => created(await b.transfers.internal(merchantOf(context), body, headers['idempotency-key'])),
+    createInternalTransfer: async ({ body, headers, context }) =>
+      created(await b.transfers.internal(merchantOf(context), body, headers['idempotency-key'])),
   };
 }

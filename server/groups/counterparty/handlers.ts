@@ -14,7 +14,10 @@ export type CounterpartyHandlers = GroupHandlers<operations, OperationId, Reques
 export function counterpartyHandlers(s: Services): CounterpartyHandlers {
   return {
     generateCounterpartyToken: ({ body, context }) => issueTokenFor(s, 'partner', body.clientId, body.clientSecret, context),
-    createCounterparty: async ({ body, context }) => ({ status: 201, body: await s.recipients.createCounterparty(partnerOf(context), body) }),
+    createCounterparty: async ({ body, context }) => ({
+      status: 201,
+      body: await s.recipients.createCounterparty(partnerOf(context), body),
+    }),
     createPaymentRequest: partnerHandlers(s).createPaymentRequest,
     searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body ?? {}) }),
   };

@@ -27,7 +27,10 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       return { status: 201, body: { PayeeAccountId: id }, headers: { Location: `/v1/payees/${params.id}/accounts/${id}` } };
     },
     listPayeeAccounts: async ({ params, context }) => ({ status: 200, body: await s.accounts.list(merchantOf(context), params.id) }),
-    getPayeeAccount: async ({ params, context }) => ({ status: 200, body: await s.accounts.get(merchantOf(context), params.id, params.account_id) }),
+    getPayeeAccount: async ({ params, context }) => ({
+      status: 200,
+      body: await s.accounts.get(merchantOf(context), params.id, params.account_id),
+    }),
     updatePayeeAccount: async ({ params, body, context }) => ({
       status: 200,
       body: await s.accounts.update(merchantOf(context), params.id, params.account_id, body),
@@ -43,8 +46,14 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       return { status: 202, body: result.body, headers: { Location: `/v1/payouts/${result.body.PayoutUniqueReference}`, ...replay } };
     },
     listPayouts: async ({ query, context }) => ({ status: 200, body: await s.payouts.list(merchantOf(context), query) }),
-    getPayout: async ({ params, context }) => ({ status: 200, body: await s.payouts.get(merchantOf(context), params.PayoutUniqueReference) }),
-    cancelPayout: async ({ params, context }) => ({ status: 200, body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference) }),
+    getPayout: async ({ params, context }) => ({
+      status: 200,
+      body: await s.payouts.get(merchantOf(context), params.PayoutUniqueReference),
+    }),
+    cancelPayout: async ({ params, context }) => ({
+      status: 200,
+      body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference),
+    }),
 
     createWebhook: async ({ body, context }) => ({ status: 201, body: await s.webhooks.create(merchantOf(context), body) }),
     listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOf(context)) }),

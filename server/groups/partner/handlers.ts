@@ -22,14 +22,25 @@ export function partnerHandlers(s: Services): PartnerHandlers {
     },
     createAchRecipient: async ({ body, context }) => {
       const recipient = await s.recipients.createAch(partnerOf(context), body);
-      return { status: 201, body: recipient, headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` } };
+      return {
+        status: 201,
+        body: recipient,
+        headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` },
+      };
     },
     createWireRecipient: async ({ body, context }) => {
       const recipient = await s.recipients.createWire(partnerOf(context), body);
-      return { status: 201, body: recipient, headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` } };
+      return {
+        status: 201,
+        body: recipient,
+        headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` },
+      };
     },
     listRecipients: async ({ query, context }) => ({ status: 200, body: await s.recipients.list(partnerOf(context), query) }),
     createPaymentRequest: async ({ body, context }) => s.payments.create(partnerOf(context), body, context),
-    searchPartnerTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.searchForPartner(partnerOf(context), body ?? {}) }),
+    searchPartnerTransactions: async ({ body, context }) => ({
+      status: 200,
+      body: await s.payments.searchForPartner(partnerOf(context), body ?? {}),
+    }),
   };
 }

@@ -9,7 +9,6 @@ export function migration(store: Store): Migration {
   const big = pg ? 'bigint' : 'integer';
   return {
     async up(db: Kysely<unknown>) {
-
       await withSerialId(db.schema.createTable('merchants'), store.dialect)
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('created_at', big, (c) => c.notNull())
@@ -100,9 +99,22 @@ export function migration(store: Store): Migration {
         .execute();
       // References are time-ordered, so (merchant, reference) orders a merchant's payouts by creation.
       await db.schema.createIndex('payouts_merchant_reference').on('payouts').columns(['merchant_id', 'reference']).execute();
-      await db.schema.createIndex('payouts_merchant_payee_reference').on('payouts').columns(['merchant_id', 'payee_id', 'reference']).execute();
-      await db.schema.createIndex('payouts_merchant_status_reference').on('payouts').columns(['merchant_id', 'status', 'reference']).execute();
-      await db.schema.createIndex('payouts_due').on('payouts').columns(['next_step_at']).where(sql.ref('next_step_at'), 'is not', null).execute();
+      await db.schema
+        .createIndex('payouts_merchant_payee_reference')
+        .on('payouts')
+        .columns(['merchant_id', 'payee_id', 'reference'])
+        .execute();
+      await db.schema
+        .createIndex('payouts_merchant_status_reference')
+        .on('payouts')
+        .columns(['merchant_id', 'status', 'reference'])
+        .execute();
+      await db.schema
+        .createIndex('payouts_due')
+        .on('payouts')
+        .columns(['next_step_at'])
+        .where(sql.ref('next_step_at'), 'is not', null)
+        .execute();
 
       await withSerialId(db.schema.createTable('payout_events'), store.dialect)
         .addColumn('payout_reference', 'text', (c) => c.notNull())
@@ -113,7 +125,12 @@ export function migration(store: Store): Migration {
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('dispatched_at', big)
         .execute();
-      await db.schema.createIndex('payout_events_pending').on('payout_events').columns(['id']).where(sql.ref('dispatched_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('payout_events_pending')
+        .on('payout_events')
+        .columns(['id'])
+        .where(sql.ref('dispatched_at'), 'is', null)
+        .execute();
       await db.schema.createIndex('payout_events_reference').on('payout_events').columns(['payout_reference', 'id']).execute();
 
       await db.schema

@@ -19,7 +19,10 @@ export function migration(store: Store): Migration {
       ] as const) {
         await db.schema.alterTable('payees').addColumn(column, type).execute();
       }
-      await db.schema.alterTable('payees').addColumn('kind', 'text', (c) => c.notNull().defaultTo('payee')).execute();
+      await db.schema
+        .alterTable('payees')
+        .addColumn('kind', 'text', (c) => c.notNull().defaultTo('payee'))
+        .execute();
       await db.schema.createIndex('payees_merchant_kind').on('payees').columns(['merchant_id', 'kind', 'id']).execute();
       await db.schema.createIndex('payees_rail_payee_id').on('payees').column('rail_payee_id').unique().execute();
 
@@ -51,9 +54,23 @@ export function migration(store: Store): Migration {
         .addColumn('updated_at', big, (c) => c.notNull())
         .execute();
       // One payment per partner and partnerPaymentUniqueId: the idempotency guard under concurrency.
-      await db.schema.createIndex('payments_partner_unique').on('payments').columns(['partner_id', 'partner_payment_unique_id']).unique().execute();
-      await db.schema.createIndex('payments_merchant_created').on('payments').columns(['merchant_id', 'created_at', 'payment_id']).execute();
-      await db.schema.createIndex('payments_due').on('payments').column('next_step_at').where(sql.ref('next_step_at'), 'is not', null).execute();
+      await db.schema
+        .createIndex('payments_partner_unique')
+        .on('payments')
+        .columns(['partner_id', 'partner_payment_unique_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('payments_merchant_created')
+        .on('payments')
+        .columns(['merchant_id', 'created_at', 'payment_id'])
+        .execute();
+      await db.schema
+        .createIndex('payments_due')
+        .on('payments')
+        .column('next_step_at')
+        .where(sql.ref('next_step_at'), 'is not', null)
+        .execute();
 
       await db.schema
         .createTable('payment_status_changes')

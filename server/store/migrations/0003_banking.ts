@@ -9,7 +9,6 @@ export function migration(store: Store): Migration {
   const big = pg ? 'bigint' : 'integer';
   return {
     async up(db: Kysely<unknown>) {
-
       await withSerialId(db.schema.createTable('banking_businesses'), store.dialect)
         .addColumn('merchant_id', big, (c) => c.notNull().references('merchants.id'))
         .addColumn('legal_name', 'text', (c) => c.notNull())
@@ -30,7 +29,12 @@ export function migration(store: Store): Migration {
         .addColumn('updated_at', big, (c) => c.notNull())
         .execute();
       // One business per tax id per merchant: concurrent duplicates meet here.
-      await db.schema.createIndex('banking_businesses_tax_id').unique().on('banking_businesses').columns(['merchant_id', 'tax_id_key']).execute();
+      await db.schema
+        .createIndex('banking_businesses_tax_id')
+        .unique()
+        .on('banking_businesses')
+        .columns(['merchant_id', 'tax_id_key'])
+        .execute();
 
       await withSerialId(db.schema.createTable('banking_verifications'), store.dialect)
         .addColumn('business_id', big, (c) => c.notNull().references('banking_businesses.id'))
@@ -45,7 +49,11 @@ export function migration(store: Store): Migration {
         .addColumn('updated_at', big, (c) => c.notNull())
         .addColumn('decided_at', big)
         .execute();
-      await db.schema.createIndex('banking_verifications_business').on('banking_verifications').columns(['business_id', 'subject_key', 'status']).execute();
+      await db.schema
+        .createIndex('banking_verifications_business')
+        .on('banking_verifications')
+        .columns(['business_id', 'subject_key', 'status'])
+        .execute();
 
       await withSerialId(db.schema.createTable('banking_counterparties'), store.dialect)
         .addColumn('business_id', big, (c) => c.notNull().references('banking_businesses.id'))

@@ -3,7 +3,11 @@ import type { CreateTableBuilder } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /** An autoincrementing integer primary key: an identity column on PostgreSQL, AUTOINCREMENT on SQLite. */
-export function withSerialId<T extends string>(table: CreateTableBuilder<T, never>, dialect: Dialect, name = 'id'): CreateTableBuilder<T, string> {
+export function withSerialId<T extends string>(
+  table: CreateTableBuilder<T, never>,
+  dialect: Dialect,
+  name = 'id',
+): CreateTableBuilder<T, string> {
   return dialect === 'postgres'
     ? table.addColumn(name, 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn(name, 'integer', (c) => c.primaryKey().autoIncrement());
