@@ -65,7 +65,10 @@ describe.each(stores)('webhook fairness on $name', (kind) => {
     await expect.poll(() => hanging.received(), { timeout: 10_000 }).toBe(perTarget);
 
     const references = await payouts(quick, fastPayouts);
-    await vi.waitFor(() => expect(fast.deliveries).toHaveLength(fastPayouts * states.length), { timeout: webhookTimeoutMs - 2_000, interval: 20 });
+    await vi.waitFor(() => expect(fast.deliveries).toHaveLength(fastPayouts * states.length), {
+      timeout: webhookTimeoutMs - 2_000,
+      interval: 20,
+    });
 
     // All of them arrived while the hanging receiver still held its first deliveries: none had timed out yet,
     // and all but those of the hanging merchant's events were still pending.
