@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 // tier holds what spawns processes or drives a browser: fuzzing, the docs in Chromium, the packed client,
 // crash and scale-out reliability, and conformance through Prism and a second generator. The fast tier runs three
 // files at a time (package.json): they wait on HTTP and the store more than they compute.
+// Besides whole folders, two server suites that start processes: the admin CLI and `npm start` itself.
 const slow = [
+  'test/server/admin-cli.test.ts',
+  'test/server/startup.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/client/package.test.ts',
@@ -27,7 +30,7 @@ export default defineConfig({
           isolate: false,
           include: ['test/**/*.test.ts'],
           exclude: slow,
-          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.types.json' },
         },
       },
       { test: { ...common, name: 'slow', include: slow } },

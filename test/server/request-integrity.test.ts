@@ -1,11 +1,9 @@
 // What every operation refuses before its handler runs, table-driven over the contract: lone UTF-16
 // surrogates in any body string (nothing written, on both stores), values of every format the requests use
 // that only look right, numbers not written in decimal, missing and mistyped bodies. And how the HTTP
-// surface answers what no operation covers: HEAD, reserved characters in query values, oversized headers, and
-// a port already in use (another method on a known path: test/security/api5-function-authorisation.test.ts).
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+// surface answers what no operation covers: HEAD, reserved characters in query values and oversized headers
+// (another method on a known path: test/security/api5-function-authorisation.test.ts; a port in use:
+// test/server/startup.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundles, resolve, type Json } from '../support/contract.js';
 import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
@@ -294,29 +292,5 @@ describe('what every operation refuses before its handler runs', () => {
       status: 431,
       requestId: expect.stringMatching(/^req_/),
     });
-  });
-});
-
-describe('npm start on a port in use', () => {
-  it('exits non-zero with one line naming the port and EADDRINUSE', async () => {
-    const holder = createServer();
-    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
-    const port = (holder.address() as AddressInfo).port;
-    try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:', RUN_WORKERS: 'false' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-      const code = await new Promise<number | null>((r) => child.on('exit', r));
-      expect(code).toBe(1);
-      const lines = stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(String(port));
-      expect(lines[0]).toContain('EADDRINUSE');
-    } finally {
-      holder.close();
-    }
   });
 });

@@ -1,0 +1,30 @@
+// `npm start` as a process: on a port another process holds, it exits 1 with one line naming the port and
+// EADDRINUSE (server/main.ts), instead of a stack trace. Spawns the server, so it runs in the slow tier.
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+
+describe('npm start on a port in use', () => {
+  it('exits non-zero with one line naming the port and EADDRINUSE', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:', RUN_WORKERS: 'false' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+      const code = await new Promise<number | null>((r) => child.on('exit', r));
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(String(port));
+      expect(lines[0]).toContain('EADDRINUSE');
+    } finally {
+      holder.close();
+    }
+  });
+});
