@@ -44,5 +44,10 @@ export class Problem extends Error {
 /** The request has no body where the operation requires one. */
 export const missingBody: FieldError = { pointer: '#', detail: 'The request body is required.' };
 
+/** A 400 naming each field at fault: the one way an invalid request is answered. */
+export function invalidRequest(errors: FieldError[]): Problem {
+  return new Problem('validation-error', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, { errors });
+}
+
 /** A body field at fault, as a JSON Pointer fragment (`#/address/city`). */
 export const bodyField = (path: string, detail: string): FieldError => ({ pointer: `#/${path.split('.').join('/')}`, detail });

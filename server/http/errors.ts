@@ -2,7 +2,7 @@
 // (with the fields at fault), body-parser errors, and anything unexpected (500, logged, no stack trace out).
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { missingToken } from '../auth/bearer-header.js';
-import { Problem, missingBody, type FieldError } from '../problems.js';
+import { Problem, invalidRequest, missingBody, type FieldError } from '../problems.js';
 import './locals.js';
 import { requestIdOf } from './request-id.js';
 
@@ -63,8 +63,7 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
             /required property 'body'/.test(e.message ?? '') ? missingBody : fieldOf(e.path ?? '', e.message ?? 'is not valid'),
           ),
       );
-      const n = errors.length;
-      return new Problem('validation-error', `The request has ${n} invalid field${n === 1 ? '' : 's'}.`, { errors });
+      return invalidRequest(errors);
     }
     case 401:
       return missingToken();
@@ -76,7 +75,7 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
       return new Problem('payload-too-large', 'Request bodies are limited to 1048576 bytes.');
     case 415: {
       // Without any body the fault is the missing body, not its type.
-      if (!hasBody(req)) return new Problem('validation-error', 'The request has 1 invalid field.', { errors: [missingBody] });
+      if (!hasBody(req)) return invalidRequest([missingBody]);
       const accepted = Object.keys((req as OpenApiRequest).openapi?.schema?.requestBody?.content ?? { 'application/json': 0 }).join(' or ');
       const sent = req.headers['content-type'] ? `${req.headers['content-type'].slice(0, 100)} is` : 'A body without a Content-Type is';
       return new Problem('unsupported-media-type', `${sent} not accepted here; send the body as ${accepted}.`);

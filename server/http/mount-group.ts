@@ -9,7 +9,7 @@ import type { RouteEntry } from '../../generated/index.js';
 import './locals.js';
 import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
-import { Problem, type FieldError } from '../problems.js';
+import { Problem, invalidRequest } from '../problems.js';
 import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
 import { illFormedBodyStrings, illFormedQueryStrings } from './well-formed-text.js';
 
@@ -37,8 +37,9 @@ export interface ContractViolation {
   errors: unknown;
 }
 
-/** Reads change nothing, so a read whose response breaks the contract can fail; a write has committed. */
-const changesNothing = (method: string) => method === 'GET' || method === 'HEAD';
+/** Reads change nothing, so a read whose response breaks the contract can fail; a write has committed. HEAD
+ * reaches the router as GET (app.ts). */
+const changesNothing = (method: string) => method === 'GET';
 
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   cacheValidatorRouteMatchers();
@@ -134,8 +135,4 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
     if (starts.some((start) => path.startsWith(start))) router(req, res, next);
     else next();
   });
-}
-
-function invalidRequest(errors: FieldError[]): Problem {
-  return new Problem('validation-error', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, { errors });
 }
