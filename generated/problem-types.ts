@@ -15,7 +15,8 @@ export const problemTypes = {
   },
   "malformed-request": {
     "status": 400,
-    "title": "The request is not valid HTTP."
+    "title": "The request is not valid HTTP.",
+    "unrouted": true
   },
   "unauthorized": {
     "status": 401,
@@ -35,7 +36,8 @@ export const problemTypes = {
   },
   "method-not-allowed": {
     "status": 405,
-    "title": "The method is not allowed on this resource."
+    "title": "The method is not allowed on this resource.",
+    "unrouted": true
   },
   "conflict": {
     "status": 409,
@@ -45,9 +47,17 @@ export const problemTypes = {
     "status": 409,
     "title": "The payout can no longer be cancelled."
   },
+  "payment-not-cancellable": {
+    "status": 409,
+    "title": "The payment can no longer be cancelled."
+  },
   "idempotency-conflict": {
     "status": 409,
     "title": "The idempotency key was used with a different request."
+  },
+  "duplicate-business": {
+    "status": 409,
+    "title": "The merchant already has a business with this tax id."
   },
   "payload-too-large": {
     "status": 413,
@@ -81,13 +91,38 @@ export const problemTypes = {
     "status": 422,
     "title": "A limit on the number of resources was reached."
   },
+  "unsupported-currency": {
+    "status": 422,
+    "title": "The currency is not supported here."
+  },
+  "business-not-verified": {
+    "status": 422,
+    "title": "The business is not verified."
+  },
+  "invalid-funding-account": {
+    "status": 422,
+    "title": "The funding account is not an active account of the business."
+  },
+  "invalid-bank": {
+    "status": 422,
+    "title": "The bank or account number is not valid."
+  },
+  "counterparty-rail-mismatch": {
+    "status": 422,
+    "title": "The counterparty has no details for this rail."
+  },
+  "same-day-limit": {
+    "status": 422,
+    "title": "The amount is above the same-day ACH limit."
+  },
   "rate-limited": {
     "status": 429,
     "title": "Too many requests."
   },
   "headers-too-large": {
     "status": 431,
-    "title": "The request headers are too large."
+    "title": "The request headers are too large.",
+    "unrouted": true
   },
   "internal-error": {
     "status": 500,

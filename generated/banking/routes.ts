@@ -18,6 +18,13 @@ export const routes = [
     "atOrigin": true
   },
   {
+    "operationId": "listBusinesses",
+    "method": "get",
+    "path": "/finance/api/v1/business",
+    "expressPath": "/finance/api/v1/business",
+    "atOrigin": false
+  },
+  {
     "operationId": "createBusiness",
     "method": "post",
     "path": "/finance/api/v1/business",
@@ -32,6 +39,27 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "listBusinessAccounts",
+    "method": "get",
+    "path": "/finance/api/v1/business/{id}/accounts",
+    "expressPath": "/finance/api/v1/business/:id/accounts",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getAccount",
+    "method": "get",
+    "path": "/finance/api/v1/business/{id}/accounts/{accountId}",
+    "expressPath": "/finance/api/v1/business/:id/accounts/:accountId",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listBankingCounterparties",
+    "method": "get",
+    "path": "/finance/api/v1/business/{id}/counterparties",
+    "expressPath": "/finance/api/v1/business/:id/counterparties",
+    "atOrigin": false
+  },
+  {
     "operationId": "createIdentityVerification",
     "method": "post",
     "path": "/finance/api/v1/identity-verification",
@@ -39,10 +67,24 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "getIdentityVerification",
+    "method": "get",
+    "path": "/finance/api/v1/identity-verification/{verificationId}",
+    "expressPath": "/finance/api/v1/identity-verification/:verificationId",
+    "atOrigin": false
+  },
+  {
     "operationId": "createBankingCounterparty",
     "method": "post",
     "path": "/finance/api/v1/counterparty",
     "expressPath": "/finance/api/v1/counterparty",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getBankingCounterparty",
+    "method": "get",
+    "path": "/finance/api/v1/counterparty/{counterpartyId}",
+    "expressPath": "/finance/api/v1/counterparty/:counterpartyId",
     "atOrigin": false
   },
   {
@@ -57,6 +99,27 @@ export const routes = [
     "method": "get",
     "path": "/finance/api/v1/account/{accountId}/balance",
     "expressPath": "/finance/api/v1/account/:accountId/balance",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getAccountNumbers",
+    "method": "get",
+    "path": "/finance/api/v1/account/{accountId}/numbers",
+    "expressPath": "/finance/api/v1/account/:accountId/numbers",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listAccountTransfers",
+    "method": "get",
+    "path": "/finance/api/v1/account/{accountId}/transactions",
+    "expressPath": "/finance/api/v1/account/:accountId/transactions",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listAccountLedgerEntries",
+    "method": "get",
+    "path": "/finance/api/v1/account/{accountId}/ledger-entries",
+    "expressPath": "/finance/api/v1/account/:accountId/ledger-entries",
     "atOrigin": false
   },
   {
@@ -92,6 +155,48 @@ export const routes = [
     "method": "post",
     "path": "/finance/api/v1/transaction/internal/transfer",
     "expressPath": "/finance/api/v1/transaction/internal/transfer",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getTransfer",
+    "method": "get",
+    "path": "/finance/api/v1/transaction/{transferId}",
+    "expressPath": "/finance/api/v1/transaction/:transferId",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulateInboundTransfer",
+    "method": "post",
+    "path": "/finance/api/v1/simulations/inbound-transfer",
+    "expressPath": "/finance/api/v1/simulations/inbound-transfer",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulateTransferSettlement",
+    "method": "post",
+    "path": "/finance/api/v1/simulations/transfers/{transferId}/settlement",
+    "expressPath": "/finance/api/v1/simulations/transfers/:transferId/settlement",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulateTransferReturn",
+    "method": "post",
+    "path": "/finance/api/v1/simulations/transfers/{transferId}/return",
+    "expressPath": "/finance/api/v1/simulations/transfers/:transferId/return",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulateNotificationOfChange",
+    "method": "post",
+    "path": "/finance/api/v1/simulations/transfers/{transferId}/notification-of-change",
+    "expressPath": "/finance/api/v1/simulations/transfers/:transferId/notification-of-change",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulateVerificationDecision",
+    "method": "post",
+    "path": "/finance/api/v1/simulations/identity-verification/{verificationId}/decision",
+    "expressPath": "/finance/api/v1/simulations/identity-verification/:verificationId/decision",
     "atOrigin": false
   }
 ] as const satisfies readonly RouteEntry[];

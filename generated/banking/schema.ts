@@ -28,7 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List businesses
+         * @description Lists the calling merchant's businesses, newest first, each as `GET /finance/api/v1/business/{id}` shows it. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. A partner token is refused with 403.
+         */
+        get: operations["listBusinesses"];
         put?: never;
         /**
          * Create a business
@@ -64,6 +68,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/api/v1/business/{id}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business whose accounts are listed. */
+                id: components["schemas"]["BusinessId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a business's accounts
+         * @description Lists the deposit accounts of one of the calling merchant's businesses, newest first, each with its balance now and its account number's last 4 digits (the full number is read with `GET /finance/api/v1/account/{accountId}/numbers`). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Another merchant's business is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["listBusinessAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/business/{id}/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business that owns the account. */
+                id: components["schemas"]["BusinessId"];
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an account
+         * @description Returns one deposit account of one of the calling merchant's businesses as its creation answered it, with its status and balance now; the account number shows its last 4 digits (the full number is read with `GET /finance/api/v1/account/{accountId}/numbers`). An account of another business, or of another merchant, is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/business/{id}/counterparties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business whose counterparties are listed. */
+                id: components["schemas"]["BusinessId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a business's counterparties
+         * @description Lists the counterparties of one of the calling merchant's businesses, newest first; account numbers show their last 4 characters. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Another merchant's business is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["listBankingCounterparties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finance/api/v1/identity-verification": {
         parameters: {
             query?: never;
@@ -77,9 +152,32 @@ export interface paths {
          * Verify a business or a person of it
          * @description Starts an identity verification: know-your-business checks of a business (`subject` `BUSINESS`, from its record) or know-your-customer checks of one of its beneficial owners, control persons or signers (`subject` `PERSON`). Life cycle: `pending` → `approved`, `rejected` or `needs_review`; `needs_review` → `approved` or `rejected` after an analyst's review. In production the 201 is normally `pending` and the outcome shows in the business's `verificationStatus` (`GET /finance/api/v1/business/{id}`), which combines all its verifications; accounts can be opened once it is `approved`. While a verification of the same subject (the business, or the same person by tax id or document) is `pending` or `needs_review`, another is refused with 409; a `suspended` or `closed` business with 422.
          *
-         *     The sandbox decides at once and deterministically, so the 201 carries the outcome. `BUSINESS`: the business's `taxId` ending in `0000` → `rejected` (`tax_id_mismatch`), `1111` → `needs_review` (`watchlist_potential_match`), `2222` → stays `pending`, anything else → `approved`. `PERSON`: `lastName` `Reject` → `rejected` (`watchlist_match`), `Review` → `needs_review` (`watchlist_potential_match`), `Pending` → stays `pending` (case-insensitive), anything else → `approved`. Verifications left `needs_review` or `pending` in the sandbox never change. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         *     The sandbox decides at once and deterministically, so the 201 carries the outcome. `BUSINESS`: the business's `taxId` ending in `0000` → `rejected` (`tax_id_mismatch`), `1111` → `needs_review` (`watchlist_potential_match`), `2222` → stays `pending`, anything else → `approved`. `PERSON`: `lastName` `Reject` → `rejected` (`watchlist_match`), `Review` → `needs_review` (`watchlist_potential_match`), `Pending` → stays `pending` (case-insensitive), anything else → `approved`. A verification left `needs_review` or `pending` in the sandbox is decided by `simulateVerificationDecision`. `verification.updated` is sent at creation and at every change of status. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createIdentityVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/identity-verification/{verificationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's identifier. */
+                verificationId: components["schemas"]["IdentityVerificationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an identity verification
+         * @description Returns one identity verification of the calling merchant's businesses in its current state: poll it until it leaves `pending` or `needs_review` (the business's combined `verificationStatus` is on `GET /finance/api/v1/business/{id}`). The person summary carries no tax id, date of birth or document number. Another merchant's verification is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["getIdentityVerification"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -106,6 +204,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/api/v1/counterparty/{counterpartyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The counterparty's identifier. */
+                counterpartyId: components["schemas"]["CounterpartyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a counterparty
+         * @description Returns one counterparty of the calling merchant's businesses as its creation answered it; account numbers show their last 4 characters. Another merchant's counterparty is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["getBankingCounterparty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finance/api/v1/account/{businessId}": {
         parameters: {
             query?: never;
@@ -120,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Open an account
-         * @description Opens a USD deposit account for the business in the path, which must be `active` with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where its balance is read. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Opens a USD deposit account for the business in the path, which must be `active` (422 otherwise) with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where its balance is read. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -152,6 +273,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/api/v1/account/{accountId}/numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an account's full numbers
+         * @description Returns the full account number and the bank's ABA routing number of one of the calling merchant's accounts: what the business gives those who send it ACH credits or wires, and what `fundingAccountNumber` takes. This is the only response that carries the full number; every other shows its last 4 digits. Each read is logged (merchant, account and request id, never the number). Another merchant's account is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["getAccountNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/account/{accountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an account's transfers
+         * @description Lists the transfers that moved money in or out of the account, newest first: those made from it, those into it (an ACH pull, an internal transfer from another account) and the funding-account sweeps that covered its shortfalls. Each is shown as `GET /finance/api/v1/transaction/{transferId}` shows it. Filter by `Type` and `Status` (each repeatable) and by when the transfer was accepted (`CreatedFrom` inclusive, `CreatedTo` exclusive; a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` (with the same filters) until it is null. Another merchant's account is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["listAccountTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/account/{accountId}/ledger-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an account's ledger entries
+         * @description The account's statement: its entries on the double-entry ledger, newest first, each naming its transfer. Without `Status` it lists the pending and posted entries; ask for `voided` ones (holds released when a transfer failed) with `Status=voided`. The posted entries sum to the `ledger` balance (credits minus debits), and that minus the pending debits is `available` (`GET /finance/api/v1/account/{accountId}/balance`). A posted entry never changes: a return adds a reversing pair. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Another merchant's account is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["listAccountLedgerEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finance/api/v1/transaction/ach/pull": {
         parameters: {
             query?: never;
@@ -163,7 +353,7 @@ export interface paths {
         put?: never;
         /**
          * Pull money by ACH
-         * @description Debits a counterparty's bank account by ACH and credits the business's account (`accountId`). The counterparty needs `ach` details and must belong to the account's business; the account must be `active` and the currency USD. The credit is pending until settlement and counts in `available` only once `completed`; a later return (up to 60 days for consumer debits) posts reversing entries and can take the account below zero. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the transfer is settled at once and the 201 carries its final state, chosen by the amount's last two digits (the cents for USD): `91` → `returned` (ACH pull R01 insufficient funds, ACH push R02 account closed, wire returned as account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing`; anything else → `completed`. In the sandbox this is how accounts are funded. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Debits a counterparty's bank account by ACH and credits the business's account (`accountId`). The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The credit is pending until settlement and counts in `available` only once `completed`; a later return (up to 60 days for consumer debits) posts reversing entries and can take the account below zero. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. In the sandbox this is how accounts are funded. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchPull"];
         delete?: never;
@@ -183,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Send money by ACH
-         * @description Debits the business's account (`accountId`) and credits a counterparty's bank account by ACH, next-day or same-day. The counterparty needs `ach` details and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The account is debited on the double-entry ledger (a pending debit to the account, a credit to the rail's settlement account) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the transfer is settled at once and the 201 carries its final state, chosen by the amount's last two digits (the cents for USD): `91` → `returned` (ACH pull R01 insufficient funds, ACH push R02 account closed, wire returned as account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing`; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Debits the business's account (`accountId`) and credits a counterparty's bank account by ACH, next-day or same-day. The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The account is debited on the double-entry ledger (a pending debit to the account, a credit to the rail's settlement account) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchPush"];
         delete?: never;
@@ -203,7 +393,7 @@ export interface paths {
         put?: never;
         /**
          * Send a domestic wire
-         * @description Sends USD by Fedwire from the business's account (`accountId`) to a counterparty whose `wire` details name an `ABA` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). Wires are final once sent: they cannot be recalled through this API, and a `returned` wire is one the beneficiary's bank sent back. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_domestic`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the transfer is settled at once and the 201 carries its final state, chosen by the amount's last two digits (the cents for USD): `91` → `returned` (ACH pull R01 insufficient funds, ACH push R02 account closed, wire returned as account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing`; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Sends USD by Fedwire from the business's account (`accountId`) to a counterparty whose `wire` details name an `ABA` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). Wires are final once sent: they cannot be recalled through this API, and a `returned` wire is one the beneficiary's bank sent back. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_domestic`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createDomesticWire"];
         delete?: never;
@@ -223,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Send an international wire
-         * @description Sends money by SWIFT from the business's account (`accountId`) to a counterparty whose `wire` details name a `BIC` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). `amount` and `currency` are what is sent; in another currency than USD the rate is fixed at creation and the account is debited the USD equivalent (`wire.fx.sourceAmount`), which is what the funds check uses. `purposeOfPayment` is required; `chargeBearer` defaults to `SHA`. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_international`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the transfer is settled at once and the 201 carries its final state, chosen by the amount's last two digits (the cents for USD): `91` → `returned` (ACH pull R01 insufficient funds, ACH push R02 account closed, wire returned as account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing`; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Sends money by SWIFT from the business's account (`accountId`) to a counterparty whose `wire` details name a `BIC` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). `amount` and `currency` are what is sent; in another currency than USD the rate is fixed at creation and the account is debited the USD equivalent (`wire.fx.sourceAmount`), which is what the funds check uses. `purposeOfPayment` is required; `chargeBearer` defaults to `SHA`. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_international`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (AC04 account closed); `92` → `failed` (rejected by the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createInternationalWire"];
         delete?: never;
@@ -252,8 +442,284 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/api/v1/transaction/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a transfer
+         * @description Returns one transfer of the calling merchant's accounts as its creation answered it, in its current state: its status, its ledger entries (with a reversing pair after a return) and, in `accountBalance`, the balance of the account it was requested for as of the read (`asOf`). Poll it, or read its events, to follow a transfer from `pending` to its end. Another merchant's transfer is reported as not found (404). A partner token is refused with 403.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/simulations/inbound-transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an inbound credit
+         * @description Credits an account as an inbound ACH credit or wire from outside the bank would: how a sandbox account gets money without pulling it from a counterparty. The transfer (type `INBOUND_ACH` or `INBOUND_WIRE`) completes at once, its entries posted, with its `transfer.created` and `transfer.completed` events. Sandbox only: in production this operation answers 404.
+         */
+        post: operations["simulateInboundTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/simulations/transfers/{transferId}/settlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a settlement
+         * @description Decides a `pending` or `processing` ACH or wire transfer now: `completed` (entries posted) or `failed` (holds released, with `reasons`). A pending transfer passes through `processing` first. Each status entered sends its event. Any other status is a 409. Sandbox only: in production this operation answers 404.
+         */
+        post: operations["simulateTransferSettlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/simulations/transfers/{transferId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a return
+         * @description Returns a `completed` ACH or wire transfer as the receiving bank would, days later: the transfer becomes `returned` with the `returnCode`, reversing entries are appended (posted entries never change) and the balance is restored (a returned ACH pull may take it below zero). Sends `transfer.returned`. A transfer in any other status, or an internal or inbound one, is a 409. Sandbox only: in production this operation answers 404.
+         */
+        post: operations["simulateTransferReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/simulations/transfers/{transferId}/notification-of-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a notification of change
+         * @description Records a notification of change (NOC) the receiving bank sends for a settled ACH transfer: a C code and the corrected data, shown in the transfer's `notificationOfChange`. It moves no money. Sends `noc.received`. Only an ACH transfer that reached the network (`processing`, `completed` or `returned`) can receive one; anything else is a 409. Sandbox only: in production this operation answers 404.
+         */
+        post: operations["simulateNotificationOfChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/api/v1/simulations/identity-verification/{verificationId}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's identifier. */
+                verificationId: components["schemas"]["IdentityVerificationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a verification decision
+         * @description Decides a verification that is `pending` or `needs_review`, as the bank's analysts or provider would: `approved`, `rejected` or (from `pending`) `needs_review`, with `reasons`. The business's combined `verificationStatus` follows, and `verification.updated` is sent. A decided verification is a 409. Sandbox only: in production this operation answers 404.
+         */
+        post: operations["simulateVerificationDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "transfer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.created
+         * @description The transfer was accepted: funds are held on the debited account (`pending`). ACH and wire transfers then go `processing` and `completed` (or `failed`); an internal transfer completes at once. Sent once to every webhook registration of the merchant that selected `transfer.created` in the transfer's environment, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         */
+        post: operations["transferCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.processing
+         * @description The transfer was submitted to the network (ACH, Fedwire or SWIFT): its trace number, IMAD or UETR is set. Sent once to every webhook registration of the merchant that selected `transfer.processing` in the transfer's environment, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         */
+        post: operations["transferProcessingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.completed
+         * @description The transfer settled: its entries are posted and the balance moved. Sent once to every webhook registration of the merchant that selected `transfer.completed` in the transfer's environment, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         */
+        post: operations["transferCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.failed
+         * @description The transfer was rejected before settlement; its holds are released and `reasons` says why. This status is final. Sent once to every webhook registration of the merchant that selected `transfer.failed` in the transfer's environment, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         */
+        post: operations["transferFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transfer.returned
+         * @description The network returned the settled transfer (`returnCode`, `returnedOn`): reversing entries are posted and the balance restored. This status is final. Sent once to every webhook registration of the merchant that selected `transfer.returned` in the transfer's environment, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         */
+        post: operations["transferReturnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * verification.updated
+         * @description An identity verification's status changed: decided (`approved` or `rejected`) or sent to review (`needs_review`). The business's combined `verificationStatus` follows; a business can open accounts once it is `approved`. Sent once to every webhook registration of the merchant that selected `verification.updated`, with the event's id in `webhook-id`; `listEvents` lists it too.
+         */
+        post: operations["verificationUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "noc.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * noc.received
+         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too.
+         */
+        post: operations["nocReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Client credentials grant (RFC 6749 section 4.4). Send it as JSON, as the seed shows, or as an `application/x-www-form-urlencoded` form. */
@@ -318,14 +784,19 @@ export interface components {
              */
             header?: string;
         };
+        /**
+         * @description A value added after this version of the contract. The enumeration is open: handle a value you do not know as unknown (show it as it is, take no action that depends on it), never as an error.
+         * @example a_later_value
+         */
+        OpenEnumValue: (string & {});
         /** @description An RFC 9457 problem details object, the body of every failure (`application/problem+json`). `type` is stable and names the kind of problem; `detail` explains this occurrence; `errors` lists each field at fault when the request was invalid. */
         Problem: {
             /**
              * Format: uri
-             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`.
+             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`. The list is open: new types may be added, so handle a type you do not know by its `status`.
              * @example https://payouts.example/problems/validation-error
              */
-            type: string;
+            type: "https://payouts.example/problems/validation-error" | "https://payouts.example/problems/malformed-json" | "https://payouts.example/problems/malformed-request" | "https://payouts.example/problems/unauthorized" | "https://payouts.example/problems/invalid-client" | "https://payouts.example/problems/forbidden" | "https://payouts.example/problems/not-found" | "https://payouts.example/problems/method-not-allowed" | "https://payouts.example/problems/conflict" | "https://payouts.example/problems/payout-not-cancellable" | "https://payouts.example/problems/payment-not-cancellable" | "https://payouts.example/problems/idempotency-conflict" | "https://payouts.example/problems/duplicate-business" | "https://payouts.example/problems/payload-too-large" | "https://payouts.example/problems/unsupported-media-type" | "https://payouts.example/problems/business-rule" | "https://payouts.example/problems/invalid-amount" | "https://payouts.example/problems/inactive-account" | "https://payouts.example/problems/unsupported-route" | "https://payouts.example/problems/insufficient-funds" | "https://payouts.example/problems/limit-reached" | "https://payouts.example/problems/unsupported-currency" | "https://payouts.example/problems/business-not-verified" | "https://payouts.example/problems/invalid-funding-account" | "https://payouts.example/problems/invalid-bank" | "https://payouts.example/problems/counterparty-rail-mismatch" | "https://payouts.example/problems/same-day-limit" | "https://payouts.example/problems/rate-limited" | "https://payouts.example/problems/headers-too-large" | "https://payouts.example/problems/internal-error" | (string & {});
             /**
              * @description Short, human-readable summary of the problem kind; the same for every occurrence.
              * @example Your request is not valid.
@@ -358,10 +829,15 @@ export interface components {
             /**
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
-             * @enum {string}
              */
-            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token";
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
         };
+        /**
+         * Format: int32
+         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @example 1287
+         */
+        BusinessId: number;
         /**
          * @description Legal form of the business.
          * @example LLC
@@ -370,6 +846,130 @@ export interface components {
         BusinessEntityType: "LLC" | "CORPORATION" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NON_PROFIT";
         /** @description A postal address. For a US address (`countryCode` `US`) `state` is the 2-letter USPS code and `postalCode` a 5 or 9 digit ZIP code; elsewhere `state` may be null. */
         PostalAddress: {
+            /**
+             * @description Street and number.
+             * @example 233 South Wacker Drive
+             */
+            line1: string;
+            /**
+             * @description Suite, floor or unit, or null.
+             * @example Suite 8400
+             */
+            line2?: string | null;
+            /**
+             * @description City or locality.
+             * @example Chicago
+             */
+            city: string;
+            /**
+             * @description State, province or region; the 2-letter code for the US.
+             * @example IL
+             */
+            state?: string | null;
+            /**
+             * @description Postal or ZIP code.
+             * @example 60606
+             */
+            postalCode: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code.
+             * @example US
+             */
+            countryCode: string;
+        };
+        /**
+         * @description Operating state of the business. `active` on creation; `suspended` (by compliance, reversible) or `closed` (final) are set by the bank outside this API. Only an `active` business opens accounts and moves money.
+         * @example active
+         * @enum {string}
+         */
+        BusinessStatus: "active" | "suspended" | "closed";
+        /**
+         * @description The business's combined identity-verification outcome over all its verifications: `unverified` while it has none; otherwise `rejected` if any is rejected, else `needs_review` if any needs review, else `pending` if any is pending, else `approved` once a `BUSINESS` verification is approved (and every `PERSON` one too). Accounts can be opened only when `approved`.
+         * @example approved
+         * @enum {string}
+         */
+        BusinessVerificationStatus: "unverified" | "pending" | "needs_review" | "approved" | "rejected";
+        /** @description A business of the calling merchant. */
+        Business: {
+            id: components["schemas"]["BusinessId"];
+            /**
+             * @description Registered legal name.
+             * @example Northwind Logistics LLC
+             */
+            legalName: string;
+            /**
+             * @description Trade name (doing business as), or null.
+             * @example Northwind Freight
+             */
+            dbaName: string | null;
+            entityType: components["schemas"]["BusinessEntityType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Tax identifier of the business (for a US business its EIN), as sent.
+             * @example 12-3456789
+             */
+            taxId: string;
+            /**
+             * Format: date
+             * @description Date the business was formed or incorporated (YYYY-MM-DD), not in the future.
+             * @example 2019-03-14
+             */
+            formationDate: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country of incorporation.
+             * @example US
+             */
+            incorporationCountry: string;
+            /**
+             * @description ISO 3166-2 subdivision code (without the country prefix) of the state of incorporation; required for the US (`DE`, `IL`).
+             * @example DE
+             */
+            incorporationState: string | null;
+            /** @description Principal place of business. */
+            address: components["schemas"]["PostalAddress"];
+            /**
+             * @description Business phone number in E.164 form.
+             * @example +13125550198
+             */
+            phone: string;
+            /**
+             * Format: email
+             * @description Business contact email address.
+             * @example treasury@northwind.example
+             */
+            email: string;
+            /**
+             * Format: uri
+             * @description Public website, or null.
+             * @example https://northwind.example
+             */
+            website: string | null;
+            status: components["schemas"]["BusinessStatus"] | components["schemas"]["OpenEnumValue"];
+            verificationStatus: components["schemas"]["BusinessVerificationStatus"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the business was created (UTC).
+             * @example 2026-11-02T15:10:04.218Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the business last changed, including its verification status (UTC).
+             * @example 2026-11-02T15:12:40.007Z
+             */
+            updatedOn: string;
+        };
+        /** @description A page of businesses, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        BusinessList: {
+            /** @description The businesses on this page. */
+            data: components["schemas"]["Business"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example YnVzaW5lc3M6MTI4Nw
+             */
+            nextCursor: string | null;
+        };
+        /** @description A postal address. For a US address (`countryCode` `US`) `state` is the 2-letter USPS code and `postalCode` a 5 or 9 digit ZIP code; elsewhere `state` may be null. */
+        PostalAddressRequest: {
             /**
              * @description Street and number.
              * @example 233 South Wacker Drive
@@ -436,7 +1036,7 @@ export interface components {
              */
             incorporationState?: string | null;
             /** @description Principal place of business. */
-            address: components["schemas"]["PostalAddress"];
+            address: components["schemas"]["PostalAddressRequest"];
             /**
              * @description Business phone number in E.164 form.
              * @example +13125550198
@@ -456,91 +1056,210 @@ export interface components {
             website?: string | null;
         };
         /**
-         * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
-         * @example 1287
+         * Format: int64
+         * @description Identifier of a bank account of one of the calling merchant's businesses.
+         * @example 300021
          */
-        BusinessId: number;
+        AccountId: number;
         /**
-         * @description Operating state of the business. `active` on creation; `suspended` (by compliance, reversible) or `closed` (final) are set by the bank outside this API. Only an `active` business opens accounts and moves money.
+         * @description Kind of deposit account.
+         * @example CHECKING
+         * @enum {string}
+         */
+        AccountType: "CHECKING" | "SAVINGS";
+        /**
+         * @description ISO 4217 alphabetic currency code, upper case.
+         * @example USD
+         */
+        CurrencyCode: string;
+        /**
+         * @description `active` accounts send and receive money. `frozen` (set by compliance, reversible to `active`) refuses debits and credits made through this API and returns incoming ACH. `closed` is final and holds a zero balance.
          * @example active
          * @enum {string}
          */
-        BusinessStatus: "active" | "suspended" | "closed";
+        AccountStatus: "active" | "frozen" | "closed";
         /**
-         * @description The business's combined identity-verification outcome over all its verifications: `unverified` while it has none; otherwise `rejected` if any is rejected, else `needs_review` if any needs review, else `pending` if any is pending, else `approved` once a `BUSINESS` verification is approved (and every `PERSON` one too). Accounts can be opened only when `approved`.
-         * @example approved
-         * @enum {string}
+         * @description An exact decimal amount in the currency's major unit, as a string, with the currency's number of decimals (`"1250.00"`). Negative (`"-250.91"`) only when a returned ACH pull took an account below zero.
+         * @example 23750.00
          */
-        BusinessVerificationStatus: "unverified" | "pending" | "needs_review" | "approved" | "rejected";
-        /** @description A business of the calling merchant. */
-        Business: {
-            id: components["schemas"]["BusinessId"];
-            /**
-             * @description Registered legal name.
-             * @example Northwind Logistics LLC
-             */
-            legalName: string;
-            /**
-             * @description Trade name (doing business as), or null.
-             * @example Northwind Freight
-             */
-            dbaName: string | null;
-            entityType: components["schemas"]["BusinessEntityType"];
-            /**
-             * @description Tax identifier of the business (for a US business its EIN), as sent.
-             * @example 12-3456789
-             */
-            taxId: string;
-            /**
-             * Format: date
-             * @description Date the business was formed or incorporated (YYYY-MM-DD), not in the future.
-             * @example 2019-03-14
-             */
-            formationDate: string;
-            /**
-             * @description ISO 3166-1 alpha-2 code of the country of incorporation.
-             * @example US
-             */
-            incorporationCountry: string;
-            /**
-             * @description ISO 3166-2 subdivision code (without the country prefix) of the state of incorporation; required for the US (`DE`, `IL`).
-             * @example DE
-             */
-            incorporationState: string | null;
-            /** @description Principal place of business. */
-            address: components["schemas"]["PostalAddress"];
-            /**
-             * @description Business phone number in E.164 form.
-             * @example +13125550198
-             */
-            phone: string;
-            /**
-             * Format: email
-             * @description Business contact email address.
-             * @example treasury@northwind.example
-             */
-            email: string;
-            /**
-             * Format: uri
-             * @description Public website, or null.
-             * @example https://northwind.example
-             */
-            website: string | null;
-            status: components["schemas"]["BusinessStatus"];
-            verificationStatus: components["schemas"]["BusinessVerificationStatus"];
+        SignedDecimalAmount: string;
+        /** @description Balance of an account on the double-entry ledger. `ledger` is the sum of posted entries; `available` is `ledger` minus pending debits (holds of transfers not yet posted): what a new debit may use. Pending credits count in neither. */
+        Balance: {
+            accountId: components["schemas"]["AccountId"];
+            /** @description Currency of the account (USD). */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Amount a new debit may use. */
+            available: components["schemas"]["SignedDecimalAmount"];
+            /** @description Sum of posted entries. */
+            ledger: components["schemas"]["SignedDecimalAmount"];
             /**
              * Format: date-time
-             * @description When the business was created (UTC).
-             * @example 2026-11-02T15:10:04.218Z
+             * @description The instant the balance was read (UTC).
+             * @example 2026-11-02T16:02:11.300Z
+             */
+            asOf: string;
+        };
+        /** @description A deposit account of a business. The account number shows only its last 4 digits. */
+        Account: {
+            id: components["schemas"]["AccountId"];
+            businessId: components["schemas"]["BusinessId"];
+            /**
+             * @description Name of the account.
+             * @example Operating
+             */
+            accountName: string;
+            accountType: components["schemas"]["AccountType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The last 4 digits of the account number.
+             * @example 0021
+             */
+            accountNumber: string;
+            /**
+             * @description ABA routing number of the bank that holds the account, for ACH and wires into it.
+             * @example 084101022
+             */
+            routingNumber: string;
+            /** @description The account that covers this account's shortfalls, or null. */
+            fundingAccountId: components["schemas"]["AccountId"] | null;
+            /** @description Currency of the account; always USD. */
+            currency: components["schemas"]["CurrencyCode"];
+            status: components["schemas"]["AccountStatus"] | components["schemas"]["OpenEnumValue"];
+            balance: components["schemas"]["Balance"];
+            /**
+             * Format: date-time
+             * @description When the account was opened (UTC).
+             * @example 2026-11-02T15:31:18.902Z
              */
             createdOn: string;
             /**
              * Format: date-time
-             * @description When the business last changed, including its verification status (UTC).
-             * @example 2026-11-02T15:12:40.007Z
+             * @description When the account's details or status last changed (UTC).
+             * @example 2026-11-02T15:31:18.902Z
              */
             updatedOn: string;
+        };
+        /** @description A page of accounts, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        AccountList: {
+            /** @description The accounts on this page. */
+            data: components["schemas"]["Account"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example YWNjb3VudDozMDAwMjE
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a counterparty (the external side of ACH and wire transfers) of one of the calling merchant's businesses.
+         * @example 7734
+         */
+        CounterpartyId: number;
+        /** @description ACH details of a counterparty; the account number shows only its last 4 digits. */
+        CounterpartyAchDetails: {
+            /**
+             * @description 9-digit ABA routing number.
+             * @example 021000021
+             */
+            routingNumber: string;
+            /**
+             * @description The last 4 digits of the account number.
+             * @example 6789
+             */
+            accountNumber: string;
+            accountType: components["schemas"]["AccountType"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description An intermediary (correspondent) bank the wire must pass through. */
+        WireIntermediaryBank: {
+            /**
+             * @description How `bankId` identifies the bank: `ABA` routing number (domestic wires) or SWIFT `BIC` (international wires).
+             * @example ABA
+             */
+            bankIdType: ("ABA" | "BIC") | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The bank's ABA routing number (9 digits, checksum verified) or BIC (8 or 11 characters).
+             * @example 026009593
+             */
+            bankId: string;
+            /**
+             * @description Name of the bank.
+             * @example Bank of America, N.A.
+             */
+            bankName: string;
+        } & (unknown & unknown);
+        /** @description Wire details of a counterparty; the account number shows only its last 4 characters. */
+        CounterpartyWireDetails: {
+            /**
+             * @description How `bankId` identifies the bank: `ABA` routing number (domestic wires) or SWIFT `BIC` (international wires).
+             * @example ABA
+             */
+            bankIdType: ("ABA" | "BIC") | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The bank's ABA routing number (9 digits, checksum verified) or BIC (8 or 11 characters).
+             * @example 026009593
+             */
+            bankId: string;
+            /**
+             * @description Name of the bank.
+             * @example Bank of America, N.A.
+             */
+            bankName: string;
+            /**
+             * @description The last 4 characters of the account number or IBAN.
+             * @example 7788
+             */
+            accountNumber: string;
+            /** @description Address of the beneficiary's bank, or null. */
+            bankAddress: components["schemas"]["PostalAddress"] | null;
+            /** @description Intermediary bank, or null. */
+            intermediaryBank: components["schemas"]["WireIntermediaryBank"] | null;
+        };
+        /** @description A counterparty of a business. Account numbers show only their last 4 characters. */
+        Counterparty: {
+            id: components["schemas"]["CounterpartyId"];
+            businessId: components["schemas"]["BusinessId"];
+            /**
+             * @description Account holder's full legal name. ACH carries its first 22 characters, Fedwire and SWIFT its first 35.
+             * @example Acme Supplies Inc.
+             */
+            name: string;
+            /**
+             * @description Whether the account holder is a person or a business.
+             * @example BUSINESS
+             */
+            type: ("INDIVIDUAL" | "BUSINESS") | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: email
+             * @description Contact email address, or null.
+             * @example ar@acme-supplies.example
+             */
+            email: string | null;
+            /**
+             * @description Phone number in E.164 form, or null.
+             * @example +12125550111
+             */
+            phone: string | null;
+            /** @description Account holder's address, or null. */
+            address: components["schemas"]["PostalAddress"] | null;
+            /** @description ACH details, or null when the counterparty has none. */
+            ach: components["schemas"]["CounterpartyAchDetails"] | null;
+            /** @description Wire details, or null when the counterparty has none. */
+            wire: components["schemas"]["CounterpartyWireDetails"] | null;
+            /**
+             * Format: date-time
+             * @description When the counterparty was created (UTC).
+             * @example 2026-11-02T15:20:31.774Z
+             */
+            createdOn: string;
+        };
+        /** @description A page of counterparties, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        CounterpartyList: {
+            /** @description The counterparties on this page. */
+            data: components["schemas"]["Counterparty"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example Y291bnRlcnBhcnR5Ojc3MzQ
+             */
+            nextCursor: string | null;
         };
         /** @description A government-issued identity document of a person who is not a US resident. */
         IdentityDocument: {
@@ -603,7 +1322,7 @@ export interface components {
              */
             phone?: string | null;
             /** @description Residential address (not a PO box). */
-            address: components["schemas"]["PostalAddress"];
+            address: components["schemas"]["PostalAddressRequest"];
             /**
              * @description US SSN or ITIN (9 digits, optionally `NNN-NN-NNNN`); required for a US resident.
              * @example 123-45-6789
@@ -664,7 +1383,7 @@ export interface components {
              *       "CONTROL_PERSON"
              *     ]
              */
-            roles: components["schemas"]["PersonRole"][];
+            roles: (components["schemas"]["PersonRole"] | components["schemas"]["OpenEnumValue"])[];
             /**
              * Format: int32
              * @description Percentage of the business the person owns; required (25 to 100) for a `BENEFICIAL_OWNER`.
@@ -686,7 +1405,7 @@ export interface components {
         VerificationReasonCode: "tax_id_mismatch" | "name_mismatch" | "address_unverified" | "date_of_birth_mismatch" | "document_unverified" | "entity_not_found" | "entity_inactive" | "watchlist_match" | "watchlist_potential_match";
         /** @description One reason for a verification outcome. */
         VerificationReason: {
-            code: components["schemas"]["VerificationReasonCode"];
+            code: components["schemas"]["VerificationReasonCode"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description Human-readable explanation.
              * @example The EIN does not match the legal name on IRS records.
@@ -697,10 +1416,10 @@ export interface components {
         IdentityVerification: {
             id: components["schemas"]["IdentityVerificationId"];
             businessId: components["schemas"]["BusinessId"];
-            subject: components["schemas"]["VerificationSubject"];
+            subject: components["schemas"]["VerificationSubject"] | components["schemas"]["OpenEnumValue"];
             /** @description The verified person for `PERSON`; null for `BUSINESS`. */
             person: components["schemas"]["IdentityVerificationPersonSummary"] | null;
-            status: components["schemas"]["VerificationStatus"];
+            status: components["schemas"]["VerificationStatus"] | components["schemas"]["OpenEnumValue"];
             /** @description Why the verification was rejected or needs review; empty otherwise. */
             reasons: components["schemas"]["VerificationReason"][];
             /**
@@ -723,7 +1442,7 @@ export interface components {
             decidedOn: string | null;
         };
         /** @description An intermediary (correspondent) bank the wire must pass through. */
-        WireIntermediaryBank: {
+        WireIntermediaryBankRequest: {
             /**
              * @description How `bankId` identifies the bank: `ABA` routing number (domestic wires) or SWIFT `BIC` (international wires).
              * @example ABA
@@ -765,16 +1484,10 @@ export interface components {
              */
             accountNumber: string;
             /** @description Address of the beneficiary's bank; required for `BIC`. */
-            bankAddress?: components["schemas"]["PostalAddress"] | null;
+            bankAddress?: components["schemas"]["PostalAddressRequest"] | null;
             /** @description Intermediary bank, when the beneficiary's bank needs one; null otherwise. */
-            intermediaryBank?: components["schemas"]["WireIntermediaryBank"] | null;
+            intermediaryBank?: components["schemas"]["WireIntermediaryBankRequest"] | null;
         } & (unknown & unknown);
-        /**
-         * @description Kind of deposit account.
-         * @example CHECKING
-         * @enum {string}
-         */
-        AccountType: "CHECKING" | "SAVINGS";
         /** @description US bank account details for ACH transfers. */
         CounterpartyAchDetailsRequest: {
             /**
@@ -815,99 +1528,12 @@ export interface components {
              */
             phone?: string | null;
             /** @description Account holder's address; required with `wire` (the Travel Rule carries it on every wire). */
-            address?: components["schemas"]["PostalAddress"];
+            address?: components["schemas"]["PostalAddressRequest"];
             /** @description Details for ACH pulls and pushes. */
             ach?: components["schemas"]["CounterpartyAchDetailsRequest"];
             /** @description Details for domestic or international wires. */
             wire?: components["schemas"]["CounterpartyWireDetailsRequest"];
         } & ((unknown | unknown) & unknown);
-        /**
-         * Format: int64
-         * @description Identifier of a counterparty (the external side of ACH and wire transfers) of one of the calling merchant's businesses.
-         * @example 7734
-         */
-        CounterpartyId: number;
-        /** @description ACH details of a counterparty; the account number shows only its last 4 digits. */
-        CounterpartyAchDetails: {
-            /**
-             * @description 9-digit ABA routing number.
-             * @example 021000021
-             */
-            routingNumber: string;
-            /**
-             * @description The last 4 digits of the account number.
-             * @example 6789
-             */
-            accountNumber: string;
-            accountType: components["schemas"]["AccountType"];
-        };
-        /** @description Wire details of a counterparty; the account number shows only its last 4 characters. */
-        CounterpartyWireDetails: {
-            /**
-             * @description How `bankId` identifies the bank: `ABA` routing number (domestic wires) or SWIFT `BIC` (international wires).
-             * @example ABA
-             * @enum {string}
-             */
-            bankIdType: "ABA" | "BIC";
-            /**
-             * @description The bank's ABA routing number (9 digits, checksum verified) or BIC (8 or 11 characters).
-             * @example 026009593
-             */
-            bankId: string;
-            /**
-             * @description Name of the bank.
-             * @example Bank of America, N.A.
-             */
-            bankName: string;
-            /**
-             * @description The last 4 characters of the account number or IBAN.
-             * @example 7788
-             */
-            accountNumber: string;
-            /** @description Address of the beneficiary's bank, or null. */
-            bankAddress: components["schemas"]["PostalAddress"] | null;
-            /** @description Intermediary bank, or null. */
-            intermediaryBank: components["schemas"]["WireIntermediaryBank"] | null;
-        };
-        /** @description A counterparty of a business. Account numbers show only their last 4 characters. */
-        Counterparty: {
-            id: components["schemas"]["CounterpartyId"];
-            businessId: components["schemas"]["BusinessId"];
-            /**
-             * @description Account holder's full legal name. ACH carries its first 22 characters, Fedwire and SWIFT its first 35.
-             * @example Acme Supplies Inc.
-             */
-            name: string;
-            /**
-             * @description Whether the account holder is a person or a business.
-             * @example BUSINESS
-             * @enum {string}
-             */
-            type: "INDIVIDUAL" | "BUSINESS";
-            /**
-             * Format: email
-             * @description Contact email address, or null.
-             * @example ar@acme-supplies.example
-             */
-            email: string | null;
-            /**
-             * @description Phone number in E.164 form, or null.
-             * @example +12125550111
-             */
-            phone: string | null;
-            /** @description Account holder's address, or null. */
-            address: components["schemas"]["PostalAddress"] | null;
-            /** @description ACH details, or null when the counterparty has none. */
-            ach: components["schemas"]["CounterpartyAchDetails"] | null;
-            /** @description Wire details, or null when the counterparty has none. */
-            wire: components["schemas"]["CounterpartyWireDetails"] | null;
-            /**
-             * Format: date-time
-             * @description When the counterparty was created (UTC).
-             * @example 2026-11-02T15:20:31.774Z
-             */
-            createdOn: string;
-        };
         /** @description A new deposit account for the business in the path. Every field may be omitted or null. `fundingAccountNumber` links an existing account of the same business that covers the new account's shortfalls; `presetAccountNumber` chooses the new account's number. */
         AccountCreateRequest: {
             /**
@@ -932,141 +1558,38 @@ export interface components {
              */
             presetAccountNumber?: string | null;
         };
-        /**
-         * Format: int64
-         * @description Identifier of a bank account of one of the calling merchant's businesses.
-         * @example 300021
-         */
-        AccountId: number;
-        /**
-         * @description ISO 4217 alphabetic currency code, upper case.
-         * @example USD
-         */
-        CurrencyCode: string;
-        /**
-         * @description `active` accounts send and receive money. `frozen` (set by compliance, reversible to `active`) refuses debits and credits made through this API and returns incoming ACH. `closed` is final and holds a zero balance.
-         * @example active
-         * @enum {string}
-         */
-        AccountStatus: "active" | "frozen" | "closed";
-        /**
-         * @description An exact decimal amount in the currency's major unit, as a string, with the currency's number of decimals (`"1250.00"`). Negative (`"-250.91"`) only when a returned ACH pull took an account below zero.
-         * @example 23750.00
-         */
-        SignedDecimalAmount: string;
-        /** @description Balance of an account on the double-entry ledger. `ledger` is the sum of posted entries; `available` is `ledger` minus pending debits (holds of transfers not yet posted): what a new debit may use. Pending credits count in neither. */
-        Balance: {
+        /** @description The full numbers that reach an account from outside the bank: give them to whoever sends the business ACH credits or wires. Only `getAccountNumbers` returns the full account number; every other response shows its last 4 digits. */
+        AccountNumbers: {
             accountId: components["schemas"]["AccountId"];
-            /** @description Currency of the account (USD). */
-            currency: components["schemas"]["CurrencyCode"];
-            /** @description Amount a new debit may use. */
-            available: components["schemas"]["SignedDecimalAmount"];
-            /** @description Sum of posted entries. */
-            ledger: components["schemas"]["SignedDecimalAmount"];
             /**
-             * Format: date-time
-             * @description The instant the balance was read (UTC).
-             * @example 2026-11-02T16:02:11.300Z
-             */
-            asOf: string;
-        };
-        /** @description A deposit account of a business. The account number shows only its last 4 digits. */
-        Account: {
-            id: components["schemas"]["AccountId"];
-            businessId: components["schemas"]["BusinessId"];
-            /**
-             * @description Name of the account.
-             * @example Operating
-             */
-            accountName: string;
-            accountType: components["schemas"]["AccountType"];
-            /**
-             * @description The last 4 digits of the account number.
-             * @example 0021
+             * @description The full account number.
+             * @example 718204450021
              */
             accountNumber: string;
             /**
-             * @description ABA routing number of the bank that holds the account, for ACH and wires into it.
+             * @description ABA routing number of the bank that holds the account, for ACH and domestic wires into it.
              * @example 084101022
              */
             routingNumber: string;
-            /** @description The account that covers this account's shortfalls, or null. */
-            fundingAccountId: components["schemas"]["AccountId"] | null;
-            /** @description Currency of the account; always USD. */
-            currency: components["schemas"]["CurrencyCode"];
-            status: components["schemas"]["AccountStatus"];
-            balance: components["schemas"]["Balance"];
-            /**
-             * Format: date-time
-             * @description When the account was opened (UTC).
-             * @example 2026-11-02T15:31:18.902Z
-             */
-            createdOn: string;
-            /**
-             * Format: date-time
-             * @description When the account's details or status last changed (UTC).
-             * @example 2026-11-02T15:31:18.902Z
-             */
-            updatedOn: string;
         };
         /**
-         * @description NACHA Standard Entry Class: `CCD` (business account, corporate authorization), `PPD` (consumer account, written authorization) or `WEB` (consumer account, authorized online). When omitted: `CCD` for a `BUSINESS` counterparty, `PPD` for an `INDIVIDUAL`.
-         * @example CCD
+         * @description Kind of transfer (the operation that created it): the five the merchant sends, and the inbound credits that arrive from outside (`INBOUND_ACH`, `INBOUND_WIRE`; in the sandbox, by `simulateInboundTransfer`).
+         * @example ACH_PUSH
          * @enum {string}
          */
-        AchSecCode: "CCD" | "PPD" | "WEB";
+        TransferType: "ACH_PULL" | "ACH_PUSH" | "WIRE_DOMESTIC" | "WIRE_INTERNATIONAL" | "INTERNAL" | "INBOUND_ACH" | "INBOUND_WIRE";
         /**
-         * @description Amount in the currency's major unit, greater than zero, with at most as many decimals as the currency has (two for USD); more decimals are refused with 422 (`https://payouts.example/problems/invalid-amount`).
-         * @example 1250
+         * @description Life cycle: `pending` (accepted, funds held, not yet submitted) → `processing` (submitted to ACH, Fedwire or SWIFT) → `completed` (settled, entries posted); the sandbox takes each step after `SANDBOX_STEP_MS`. `pending` or `processing` → `failed` (rejected before settlement; holds released). `completed` → `returned` (an ACH return or a returned wire; reversing entries posted). `INTERNAL` transfers are `completed` at creation. `failed` and `returned` are final.
+         * @example pending
+         * @enum {string}
          */
-        TransferAmount: number;
-        /**
-         * @description Free text kept on the transfer, at most 500 characters. For ACH its first 80 characters travel as the addenda record; for wires use `remittanceInformation` for what the beneficiary sees.
-         * @example November supplier invoice 0042
-         */
-        TransferDescription: string | null;
-        /**
-         * @description The caller's own reference for the transfer (an invoice or payment id), 1 to 64 printable ASCII characters without spaces. Stored and echoed; not required to be unique and not used for idempotency (send `Idempotency-Key` for that).
-         * @example inv-2026-11-0042
-         */
-        ExternalId: string | null;
-        /** @description An ACH debit: pulls the amount from the counterparty's bank account into the business's account. The counterparty must have `ach` details and belong to the account's business; the merchant warrants it holds the counterparty's debit authorization for `secCode`. */
-        AchPullRequest: {
-            /** @description The business account credited. */
-            accountId: components["schemas"]["AccountId"];
-            /** @description The counterparty whose bank account is debited. */
-            counterpartyId: components["schemas"]["CounterpartyId"];
-            secCode?: components["schemas"]["AchSecCode"];
-            /**
-             * @description Submit in the next same-day ACH window (amount at most 1,000,000.00, 422 otherwise); otherwise next-day.
-             * @default false
-             * @example false
-             */
-            sameDay?: boolean;
-            amount: components["schemas"]["TransferAmount"];
-            /** @description Currency of the amount; only `USD` (422 `https://payouts.example/problems/unsupported-currency` otherwise). */
-            currency: components["schemas"]["CurrencyCode"];
-            description?: components["schemas"]["TransferDescription"];
-            externalId?: components["schemas"]["ExternalId"];
-        };
+        TransferStatus: "pending" | "processing" | "completed" | "failed" | "returned";
         /**
          * Format: int64
          * @description Identifier of a transfer (ACH, wire or internal) made from or to one of the calling merchant's accounts.
          * @example 98113
          */
         TransferId: number;
-        /**
-         * @description Kind of transfer (the operation that created it).
-         * @example ACH_PUSH
-         * @enum {string}
-         */
-        TransferType: "ACH_PULL" | "ACH_PUSH" | "WIRE_DOMESTIC" | "WIRE_INTERNATIONAL" | "INTERNAL";
-        /**
-         * @description Life cycle: `pending` (accepted, funds held, not yet submitted) → `processing` (submitted to ACH, Fedwire or SWIFT) → `completed` (settled, entries posted). `pending` or `processing` → `failed` (rejected before settlement; holds released). `completed` → `returned` (an ACH return or a returned wire; reversing entries posted). `INTERNAL` transfers are `completed` at creation. `failed` and `returned` are final.
-         * @example pending
-         * @enum {string}
-         */
-        TransferStatus: "pending" | "processing" | "completed" | "failed" | "returned";
         /**
          * @description An exact, non-negative decimal amount in the currency's major unit, as a string so no precision is lost (`"1250.00"`). It carries exactly as many decimals as the currency has (two for USD, none for JPY).
          * @example 1250.00
@@ -1077,9 +1600,8 @@ export interface components {
             /**
              * @description Which kind of party this is.
              * @example ACCOUNT
-             * @enum {string}
              */
-            type: "ACCOUNT" | "COUNTERPARTY";
+            type: ("ACCOUNT" | "COUNTERPARTY") | components["schemas"]["OpenEnumValue"];
             /** @description The account, for `ACCOUNT`; null otherwise. */
             accountId: components["schemas"]["AccountId"] | null;
             /** @description The counterparty, for `COUNTERPARTY`; null otherwise. */
@@ -1095,9 +1617,25 @@ export interface components {
              */
             accountNumber: string;
         };
+        /**
+         * @description Free text kept on the transfer, at most 500 characters. For ACH its first 80 characters travel as the addenda record; for wires use `remittanceInformation` for what the beneficiary sees.
+         * @example November supplier invoice 0042
+         */
+        TransferDescription: string | null;
+        /**
+         * @description The caller's own reference for the transfer (an invoice or payment id), 1 to 64 printable ASCII characters without spaces. Stored and echoed; not required to be unique and not used for idempotency (send `Idempotency-Key` for that).
+         * @example inv-2026-11-0042
+         */
+        ExternalId: string | null;
+        /**
+         * @description NACHA Standard Entry Class: `CCD` (business account, corporate authorization), `PPD` (consumer account, written authorization) or `WEB` (consumer account, authorized online). When omitted: `CCD` for a `BUSINESS` counterparty, `PPD` for an `INDIVIDUAL`.
+         * @example CCD
+         * @enum {string}
+         */
+        AchSecCode: "CCD" | "PPD" | "WEB";
         /** @description ACH specifics of a transfer. */
         AchTransferDetails: {
-            secCode: components["schemas"]["AchSecCode"];
+            secCode: components["schemas"]["AchSecCode"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description Whether it goes in a same-day window.
              * @example false
@@ -1151,7 +1689,7 @@ export interface components {
         /** @description Wire specifics of a transfer. */
         WireTransferDetails: {
             /** @description Purpose of an international wire; null for a domestic wire. */
-            purposeOfPayment: components["schemas"]["PurposeOfPayment"] | null;
+            purposeOfPayment: components["schemas"]["PurposeOfPayment"] | components["schemas"]["OpenEnumValue"] | null;
             /** @description Charge bearer of an international wire; null for a domestic wire. */
             chargeBearer: components["schemas"]["ChargeBearer"] | null;
             remittanceInformation: components["schemas"]["RemittanceInformation"];
@@ -1189,9 +1727,8 @@ export interface components {
             /**
              * @description `pending` entries hold funds (a pending debit lowers `available`, not `ledger`); `posted` entries make the ledger balance; `voided` pending entries were released when the transfer failed. A posted entry is never changed: a return adds reversing entries.
              * @example posted
-             * @enum {string}
              */
-            status: "pending" | "posted" | "voided";
+            status: ("pending" | "posted" | "voided") | components["schemas"]["OpenEnumValue"];
             /**
              * Format: date-time
              * @description When the entry was written (UTC).
@@ -1207,7 +1744,7 @@ export interface components {
         TransferReasonCode: "insufficient_funds" | "account_closed" | "no_account" | "invalid_account_number" | "unauthorized_debit" | "payment_stopped" | "beneficiary_bank_rejected" | "compliance_rejected" | "network_rejected";
         /** @description One reason for a transfer's failure or return. */
         TransferReason: {
-            code: components["schemas"]["TransferReasonCode"];
+            code: components["schemas"]["TransferReasonCode"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description The rail's own code (an ACH return code such as `R01`, a SWIFT reason code), or null.
              * @example R01
@@ -1219,11 +1756,51 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description The return reason code the network reported: an ACH return code (`R01` insufficient funds, `R02` account closed, `R03` no account, `R04` invalid account number, ... `R85`), or for a returned wire its ISO 20022 reason (`AC04` closed account, ...).
+         * @example R01
+         */
+        ReturnCode: string;
+        /**
+         * @description An ACH notification-of-change code (`C01` incorrect account number, `C02` incorrect routing number, `C03` both, `C05` incorrect account type, `C06` account number and type, `C07` routing number, account number and type).
+         * @example C01
+         */
+        ChangeCode: string;
+        /**
+         * @description A 9-digit US ABA routing number. Its check digit is verified; a number that fails the ABA checksum is refused with 422.
+         * @example 021000021
+         */
+        AbaRoutingNumber: string;
+        /** @description The corrections a notification of change carries; only the fields its change code corrects are present. Apply them to the counterparty (or recipient) before the next transfer: the network accepts the old data for a while, then returns the entries. */
+        CorrectedData: {
+            routingNumber?: components["schemas"]["AbaRoutingNumber"];
+            /**
+             * @description The corrected account number, whole (only the account's owner receives it).
+             * @example 000123456780
+             */
+            accountNumber?: string;
+            /**
+             * @description The corrected account type.
+             * @example SAVINGS
+             */
+            accountType?: components["schemas"]["AccountType"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description A notification of change (NOC) the receiving bank sent for an ACH entry: the entry settled, no money moved back, and the data to use from now on is in `correctedData`. */
+        NotificationOfChange: {
+            changeCode: components["schemas"]["ChangeCode"];
+            correctedData: components["schemas"]["CorrectedData"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
         /** @description A transfer and its entries on the double-entry ledger. `amount` and `currency` are as requested; for an international wire in another currency the USD debit is in `wire.fx` and in the entries. */
         Transfer: {
             id: components["schemas"]["TransferId"];
-            type: components["schemas"]["TransferType"];
-            status: components["schemas"]["TransferStatus"];
+            type: components["schemas"]["TransferType"] | components["schemas"]["OpenEnumValue"];
+            status: components["schemas"]["TransferStatus"] | components["schemas"]["OpenEnumValue"];
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
             /** @description The side debited. */
@@ -1240,10 +1817,20 @@ export interface components {
             fundingTransferId: components["schemas"]["TransferId"] | null;
             /** @description The transfer's ledger entries, oldest first: one debit and one credit, plus a reversing pair after a return. */
             ledgerEntries: components["schemas"]["LedgerEntry"][];
-            /** @description Balance of the request's `accountId` just after this transfer's entries were written. */
+            /** @description Balance of the transfer's account (the request's `accountId`) when this answer was made: just after the entries were written in a creation's answer, now in a read or an event. */
             accountBalance: components["schemas"]["Balance"];
             /** @description Why the transfer failed or was returned; empty otherwise. */
             reasons: components["schemas"]["TransferReason"][];
+            /** @description The return reason code once the transfer is `returned` (also the reason's `networkCode`); null otherwise. */
+            returnCode: components["schemas"]["ReturnCode"] | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH transfer, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["NotificationOfChange"] | null;
             /**
              * Format: date-time
              * @description When the transfer was accepted (UTC).
@@ -1256,6 +1843,89 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+        };
+        /** @description A page of transfers, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        TransferList: {
+            /** @description The transfers on this page. */
+            data: components["schemas"]["Transfer"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example dHJhbnNmZXI6OTgxMTM
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @description `pending` entries hold funds (a pending debit lowers `available`, not `ledger`); `posted` entries make the ledger balance; `voided` pending entries were released when their transfer failed. A posted entry is never changed: a return adds reversing entries.
+         * @example posted
+         * @enum {string}
+         */
+        LedgerEntryStatus: "pending" | "posted" | "voided";
+        /**
+         * Format: int64
+         * @description Identifier of one entry on the ledger of one of the calling merchant's accounts.
+         * @example 812044
+         */
+        LedgerEntryId: number;
+        /** @description One line of an account's statement: an entry of one of its transfers on the double-entry ledger. The account's `ledger` balance is the sum of its posted entries (credits minus debits); `available` is that minus its pending debits. */
+        AccountLedgerEntry: {
+            id: components["schemas"]["LedgerEntryId"];
+            accountId: components["schemas"]["AccountId"];
+            transferId: components["schemas"]["TransferId"];
+            /**
+             * @description A debit takes money from the account, a credit adds to it.
+             * @example DEBIT
+             * @enum {string}
+             */
+            direction: "DEBIT" | "CREDIT";
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            status: components["schemas"]["LedgerEntryStatus"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the entry was written (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the entry was posted (UTC); null while it is pending and when it was voided.
+             * @example 2026-11-02T16:00:03.020Z
+             */
+            postedOn: string | null;
+        };
+        /** @description A page of an account's ledger entries, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        AccountLedgerEntryList: {
+            /** @description The entries on this page. */
+            data: components["schemas"]["AccountLedgerEntry"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example ZW50cnk6ODEyMDQz
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @description Amount in the currency's major unit, greater than zero, with at most as many decimals as the currency has (two for USD); more decimals are refused with 422 (`https://payouts.example/problems/invalid-amount`).
+         * @example 1250
+         */
+        TransferAmount: number;
+        /** @description An ACH debit: pulls the amount from the counterparty's bank account into the business's account. The counterparty must have `ach` details and belong to the account's business; the merchant warrants it holds the counterparty's debit authorization for `secCode`. */
+        AchPullRequest: {
+            /** @description The business account credited. */
+            accountId: components["schemas"]["AccountId"];
+            /** @description The counterparty whose bank account is debited. */
+            counterpartyId: components["schemas"]["CounterpartyId"];
+            secCode?: components["schemas"]["AchSecCode"];
+            /**
+             * @description Submit in the next same-day ACH window (amount at most 1,000,000.00, 422 otherwise); otherwise next-day.
+             * @default false
+             * @example false
+             */
+            sameDay?: boolean;
+            amount: components["schemas"]["TransferAmount"];
+            /** @description Currency of the amount; only `USD` (422 `https://payouts.example/problems/unsupported-currency` otherwise). */
+            currency: components["schemas"]["CurrencyCode"];
+            description?: components["schemas"]["TransferDescription"];
+            externalId?: components["schemas"]["ExternalId"];
         };
         /** @description An ACH credit: pushes the amount from the business's account to the counterparty's bank account. The counterparty must have `ach` details and belong to the account's business. */
         AchPushRequest: {
@@ -1316,6 +1986,274 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+        };
+        /** @description An inbound credit to simulate. */
+        InboundTransferSimulationRequest: {
+            accountId: components["schemas"]["AccountId"];
+            amount: components["schemas"]["TransferAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description How the money arrives.
+             * @example ACH
+             * @enum {string}
+             */
+            rail: "ACH" | "WIRE";
+            /**
+             * @description Who sent it, as the network names the originator.
+             * @example Globex Payroll
+             */
+            originatorName: string;
+            description?: components["schemas"]["TransferDescription"];
+        };
+        /** @description How the network decides the transfer. */
+        TransferSettlementSimulationRequest: {
+            /**
+             * @description `completed` settles it; `failed` rejects it (holds released).
+             * @example completed
+             * @enum {string}
+             */
+            status: "completed" | "failed";
+        };
+        /** @description The return to simulate. */
+        TransferReturnSimulationRequest: {
+            returnCode: components["schemas"]["ReturnCode"];
+        };
+        /** @description The corrections a simulated notification of change carries; at least one. */
+        CorrectedDataRequest: {
+            routingNumber?: components["schemas"]["AbaRoutingNumber"];
+            /**
+             * @description The corrected account number.
+             * @example 000123456780
+             */
+            accountNumber?: string;
+            accountType?: components["schemas"]["AccountType"];
+        };
+        /** @description The notification of change to simulate. */
+        NotificationOfChangeSimulationRequest: {
+            changeCode: components["schemas"]["ChangeCode"];
+            correctedData: components["schemas"]["CorrectedDataRequest"];
+        };
+        /** @description One reason for a simulated verification decision. */
+        VerificationReasonRequest: {
+            code: components["schemas"]["VerificationReasonCode"];
+            /**
+             * @description Human-readable explanation.
+             * @example The person matches a sanctions list entry.
+             */
+            message: string;
+        };
+        /** @description The decision to simulate. */
+        VerificationDecisionSimulationRequest: {
+            /**
+             * @description The verification's new status.
+             * @example approved
+             * @enum {string}
+             */
+            status: "approved" | "rejected" | "needs_review";
+            /** @description Why (for `rejected` and `needs_review`); empty when omitted. */
+            reasons?: components["schemas"]["VerificationReasonRequest"][];
+        };
+        /**
+         * @description An event's id: `evt_` and 26 random, time-ordered characters. Unique across the service and never reused; the `webhook-id` header of every delivery of the event carries it, so a receiver can tell a delivery it has seen from a new one, and `getEvent` reads it back.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+         */
+        EventId: string;
+        /**
+         * @description Where the event happened: `sandbox` (the sandbox rail) or `production`. A registration receives only the events of its own environment.
+         * @example sandbox
+         * @enum {string}
+         */
+        EventEnvironment: "sandbox" | "production";
+        /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
+        TransferEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description `transfer.created` when the transfer is accepted, then `transfer.<status>` for each status it enters.
+             * @example transfer.completed
+             */
+            type: ("transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned") | components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             * @example 2026-11-02T16:00:04.120Z
+             */
+            timestamp: string;
+            transfer: components["schemas"]["Transfer"];
+        };
+        /** @description The body of a `verification.updated` event: the identity verification as `getIdentityVerification` shows it after its status changed (a decision, or a review requested), beside the event's `id`, `type`, `environment` and `timestamp`. The business's combined `verificationStatus` follows from its verifications. */
+        VerificationEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `verification.updated`.
+             * @constant
+             */
+            type: "verification.updated";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601, UTC).
+             * @example 2026-11-02T16:10:00.000Z
+             */
+            timestamp: string;
+            verification: components["schemas"]["IdentityVerification"];
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a payment (a payment request and the transaction it creates).
+         * @example 880231
+         */
+        PaymentId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a payee of the calling merchant.
+         * @example 4821
+         */
+        PayeeId: number;
+        /**
+         * @description How a payee is paid: `STANDARD` (next-day ACH), `SAME_DAY` (same-day ACH), `DOMESTIC_WIRE` (Fedwire) or `INTERNATIONAL_WIRE` (SWIFT). The first two use the ACH route, the last two the WIRE route.
+         * @example STANDARD
+         * @enum {string}
+         */
+        PaymentMethodType: "STANDARD" | "SAME_DAY" | "DOMESTIC_WIRE" | "INTERNATIONAL_WIRE";
+        /**
+         * Format: int64
+         * @description Identifier of a partner. When a request sends it, it must be the calling partner's own id.
+         * @example 310
+         */
+        PartnerId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a merchant. On partner operations it must be a merchant linked to the calling partner.
+         * @example 1042
+         */
+        MerchantId: number;
+        /**
+         * @description The life-cycle state of a payment request: the payout states, and `returned`. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel before processing starts; `completed` → `returned` when the receiving bank returns the entry (an R code, days later). `failed`, `cancelled` and `returned` are final.
+         * @example processing
+         * @enum {string}
+         */
+        PaymentState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
+        /**
+         * @description The rail family of a payment or payee: `ACH` (payment method types `STANDARD` and `SAME_DAY`) or `WIRE` (`DOMESTIC_WIRE` and `INTERNATIONAL_WIRE`).
+         * @example ACH
+         * @enum {string}
+         */
+        PaymentRoute: "ACH" | "WIRE";
+        /**
+         * @description Checking or savings account.
+         * @example CHECKING
+         * @enum {string}
+         */
+        BankAccountType: "CHECKING" | "SAVINGS";
+        /** @description A notification of change (NOC) the payee's bank sent for this ACH payment: the entry settled, no money moved back, and `correctedData` is what to use from now on. Apply it to the recipient (`updateRecipient`) or counterparty (`updateCounterparty`) before the next payment; the network accepts the old data for a while, then returns entries. */
+        PaymentNotificationOfChange: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; only those the change code corrects are present. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number, whole, so that it can be applied.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
+            };
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
+        /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
+        Payment: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description The payee paid. */
+            payeeId: components["schemas"]["PayeeId"];
+            /**
+             * @description Last 4 digits of the merchant account named in the request, or null when none was sent.
+             * @example 1012
+             */
+            merchantAccountNumber: string | null;
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description How the payment is sent; `INTERNATIONAL_WIR` in the request is recorded as `INTERNATIONAL_WIRE`. */
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description What the payment is for.
+             * @example November commission
+             */
+            description: string;
+            /**
+             * @description The caller's reference, or null.
+             * @example INV-2026-11-0042
+             */
+            externalId: string | null;
+            /**
+             * @description The internal note, or null.
+             * @example Approved by finance, ticket FIN-2291
+             */
+            internalNote: string | null;
+            /** @description The partner that made the request (the caller). */
+            partnerId: components["schemas"]["PartnerId"];
+            /** @description The merchant under which the payment is made. */
+            merchantId: components["schemas"]["MerchantId"];
+            /**
+             * @description The partner's unique id for the payment, or null when none was sent.
+             * @example acme-po-2026-11-000183
+             */
+            partnerPaymentUniqueId: string | null;
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
+            /** @description `ACH` for `STANDARD` and `SAME_DAY`, `WIRE` for the wire payment method types. */
+            route: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
+            /**
+             * Format: date-time
+             * @description When the payment was accepted (UTC).
+             * @example 2026-11-02T15:20:41.207Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the payment last changed state (UTC).
+             * @example 2026-11-02T15:20:41.207Z
+             */
+            updatedOn: string;
+        };
+        /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
+        NocEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `noc.received`.
+             * @constant
+             */
+            type: "noc.received";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (ISO 8601, UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            timestamp: string;
+            transfer?: components["schemas"]["Transfer"];
+            payment?: components["schemas"]["Payment"];
         };
     };
     responses: {
@@ -1491,6 +2429,21 @@ export interface components {
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
+        /**
+         * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+         */
+        "webhook-id": components["schemas"]["EventId"];
+        /**
+         * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+         * @example 1793628302
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
     };
     requestBodies: never;
     headers: {
@@ -1512,7 +2465,7 @@ export interface components {
         "Retry-After": number;
         /** @description Path of the created resource, relative to the group's base address. */
         Location: string;
-        /** @description `true` when this response is the stored response of an earlier request with the same Idempotency-Key. */
+        /** @description `true` when this response answers a repeat of an earlier request (the same Idempotency-Key, or a payment request's same `partnerPaymentUniqueId`) instead of carrying it out again. */
         "Idempotent-Replayed": "true";
     };
     pathItems: never;
@@ -1552,6 +2505,42 @@ export interface operations {
             401: components["responses"]["InvalidClient"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listBusinesses: {
+        parameters: {
+            query?: {
+                /** @description Businesses per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. A cursor of another list is refused with 400. */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of businesses, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1638,6 +2627,123 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listBusinessAccounts: {
+        parameters: {
+            query?: {
+                /** @description Accounts per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. A cursor of another list is refused with 400. */
+                Cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business whose accounts are listed. */
+                id: components["schemas"]["BusinessId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the business's accounts, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business that owns the account. */
+                id: components["schemas"]["BusinessId"];
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listBankingCounterparties: {
+        parameters: {
+            query?: {
+                /** @description Counterparties per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. A cursor of another list is refused with 400. */
+                Cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business whose counterparties are listed. */
+                id: components["schemas"]["BusinessId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the business's counterparties, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterpartyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createIdentityVerification: {
         parameters: {
             query?: never;
@@ -1685,6 +2791,41 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    getIdentityVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's identifier. */
+                verificationId: components["schemas"]["IdentityVerificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createBankingCounterparty: {
         parameters: {
             query?: never;
@@ -1728,6 +2869,41 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getBankingCounterparty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The counterparty's identifier. */
+                counterpartyId: components["schemas"]["CounterpartyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counterparty. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1808,6 +2984,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAccountNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's full numbers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountNumbers"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listAccountTransfers: {
+        parameters: {
+            query?: {
+                /** @description Only transfers of these types; repeat the parameter for several (`Type=ACH_PUSH&Type=WIRE_DOMESTIC`). */
+                Type?: components["schemas"]["TransferType"][];
+                /** @description Only transfers in these states; repeat the parameter for several (`Status=failed&Status=returned`). */
+                Status?: components["schemas"]["TransferStatus"][];
+                /**
+                 * @description Only transfers accepted at or after this time (ISO 8601).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only transfers accepted before this time (ISO 8601).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                CreatedTo?: string;
+                /** @description Transfers per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. A cursor of another list is refused with 400. */
+                Cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's transfers, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listAccountLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries in these states; repeat the parameter for several (`Status=posted&Status=voided`). Without it, `pending` and `posted`. */
+                Status?: components["schemas"]["LedgerEntryStatus"][];
+                /** @description Entries per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. A cursor of another list is refused with 400. */
+                Cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["schemas"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's entries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLedgerEntryList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2051,6 +3359,522 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateInboundTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundTransferSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The inbound transfer, completed. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateTransferSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferSettlementSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The transfer as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateTransferReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferReturnSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The returned transfer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateNotificationOfChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer's identifier. */
+                transferId: components["schemas"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationOfChangeSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The transfer with the notification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulateVerificationDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's identifier. */
+                verificationId: components["schemas"]["IdentityVerificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationDecisionSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification as decided. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    transferCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferProcessingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    verificationUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    nocReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NocEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

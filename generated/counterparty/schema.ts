@@ -28,17 +28,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List counterparties
+         * @description Lists the counterparties of the merchants linked to the calling partner (of one of them with `MerchantId`), newest first, whichever linked partner registered them. `MerchantId` must be a linked merchant (404 otherwise). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null; a cursor this service did not issue is refused with 400. Account and ID numbers show their last 4 characters only. A merchant token is refused with 403.
+         */
+        get: operations["listCounterparties"];
         put?: never;
         /**
          * Register a counterparty
-         * @description Registers a counterparty (a payee) of a linked merchant; it is required before any transfer to it, and its `id` is the `payeeId` of payment requests. Send exactly one set of payment details: `ach` for `STANDARD` or `SAME_DAY`, `wire` for `DOMESTIC_WIRE` or `INTERNATIONAL_WIRE`. A US ACH account's routing number and a wire's ABA are checksum verified (422 otherwise). A business also needs `phone` and `idNumber`. `merchantId` must be linked to the calling partner, and `businessId`, when sent, must name a business of that merchant (404 naming the field otherwise; nothing is recorded). The response echoes the counterparty with `idNumber` and account numbers reduced to their last 4 characters. A merchant token is refused with 403.
+         * @description Registers a counterparty (a payee) of a linked merchant; it is required before any transfer to it, and its `id` is the `payeeId` of payment requests. Send exactly one set of payment details: `ach` for `STANDARD` or `SAME_DAY`, `wire` for `DOMESTIC_WIRE` or `INTERNATIONAL_WIRE`. A US ACH account's routing number and a wire's ABA are checksum verified (422 otherwise). A business also needs `phone` and `idNumber`. `merchantId` must be linked to the calling partner, and `businessId`, when sent, must name a business of that merchant (404 naming the field otherwise; nothing is recorded). The response echoes the counterparty with `idNumber` and account numbers reduced to their last 4 characters. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createCounterparty"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/payee/{payeeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The counterparty's id (`id` of the registration's response, the `payeeId` of payment requests).
+                 * @example 5130
+                 */
+                payeeId: components["schemas"]["PayeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a counterparty
+         * @description Returns one counterparty as its registration returned it, with any changes since. Any partner linked to the counterparty's merchant may read it; a counterparty of a merchant not linked to the caller, or a payee that is not a counterparty, is answered 404 exactly like one that does not exist. Account and ID numbers show their last 4 characters only. A merchant token is refused with 403.
+         */
+        get: operations["getCounterparty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a counterparty
+         * @description Changes a counterparty's contact details (`name`, `email`, `phone`) and payment details (`ach` or `wire`, whichever it is paid by); only the fields sent change. This is how a notification of change is applied: send the corrected account number, routing number or account type. Each field is checked as on registration (400 naming the field, 422 for an ABA checksum); nothing is changed when any is refused. Payments already made keep the details they were made with; later ones use the new details. The response is the counterparty as changed, numbers masked as on registration. Any partner linked to the counterparty's merchant may change it; any other counterparty is answered 404. A merchant token is refused with 403.
+         */
+        patch: operations["updateCounterparty"];
         trace?: never;
     };
     "/finance/v1/payment_request": {
@@ -52,9 +86,113 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read its progress with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Send `partnerPaymentUniqueId` to make retries safe: the same id with the same body answers 200 with the original payment, the same id with a different body 409. A merchant token is refused with 403.
+         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read it with `getPayment` (its `Location`) and its history with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Two keys make retries safe, and a request may carry both. `partnerPaymentUniqueId` is the partner's own id for the payment, kept for ever: the same id with the same body answers 200 with the original payment in its current state (`Idempotent-Replayed: true`), the same id with a different body 409. The `Idempotency-Key` header works as on every create: for 24 hours the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the same key with another body is refused with 409. A request with both must match what each was first used with (409 naming the one that differs); when both were used together, the id's answer is given. A merchant token is refused with 403.
          */
         post: operations["createPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/payment_request/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment request
+         * @description Returns one payment request as the create returned it, in its current state. Any partner linked to the payment's merchant may read it, whichever partner made it; a payment of a merchant not linked to the caller is answered 404, exactly like one that does not exist. Its status history is in the transaction search. A merchant token is refused with 403.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/payment_request/{paymentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment request
+         * @description Cancels a payment that has not started processing (state `created`); it becomes `cancelled` and is never sent. A payment that is processing, sent, completed or failed is refused with 409 (`payment-not-cancellable`) and left unchanged; when a cancel and the start of processing race, exactly one wins. Cancelling a cancelled payment answers it again unchanged. Any partner linked to the payment's merchant may cancel it; a payment of a merchant not linked to the caller is answered 404. A merchant token is refused with 403.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/simulations/payment_request/{paymentId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment's return
+         * @description Returns a `completed` payment as the receiving bank would, days later: it becomes `returned` with the `returnCode` and `returnedOn`, and `payment.returned` is sent to its merchant. Any other state is a 409. Sandbox only: in production this operation answers 404. Any partner linked to the payment's merchant may call it; a merchant token is refused with 403.
+         */
+        post: operations["simulatePaymentReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/simulations/payment_request/{paymentId}/notification-of-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a notification of change
+         * @description Records a notification of change (NOC) the payee's bank sends for an ACH payment that reached the network: a C code and the corrected data, shown in the payment's `notificationOfChange` (and its transaction record), with `noc.received` sent to its merchant. No money moves. Apply it with `updateRecipient` (group C) or `updateCounterparty` (group E). A wire, or a payment not yet processing (or cancelled or failed), is a 409. Sandbox only: in production this operation answers 404. A merchant token is refused with 403.
+         */
+        post: operations["simulatePaymentNotificationOfChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -141,14 +279,19 @@ export interface components {
              */
             header?: string;
         };
+        /**
+         * @description A value added after this version of the contract. The enumeration is open: handle a value you do not know as unknown (show it as it is, take no action that depends on it), never as an error.
+         * @example a_later_value
+         */
+        OpenEnumValue: (string & {});
         /** @description An RFC 9457 problem details object, the body of every failure (`application/problem+json`). `type` is stable and names the kind of problem; `detail` explains this occurrence; `errors` lists each field at fault when the request was invalid. */
         Problem: {
             /**
              * Format: uri
-             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`.
+             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`. The list is open: new types may be added, so handle a type you do not know by its `status`.
              * @example https://payouts.example/problems/validation-error
              */
-            type: string;
+            type: "https://payouts.example/problems/validation-error" | "https://payouts.example/problems/malformed-json" | "https://payouts.example/problems/malformed-request" | "https://payouts.example/problems/unauthorized" | "https://payouts.example/problems/invalid-client" | "https://payouts.example/problems/forbidden" | "https://payouts.example/problems/not-found" | "https://payouts.example/problems/method-not-allowed" | "https://payouts.example/problems/conflict" | "https://payouts.example/problems/payout-not-cancellable" | "https://payouts.example/problems/payment-not-cancellable" | "https://payouts.example/problems/idempotency-conflict" | "https://payouts.example/problems/duplicate-business" | "https://payouts.example/problems/payload-too-large" | "https://payouts.example/problems/unsupported-media-type" | "https://payouts.example/problems/business-rule" | "https://payouts.example/problems/invalid-amount" | "https://payouts.example/problems/inactive-account" | "https://payouts.example/problems/unsupported-route" | "https://payouts.example/problems/insufficient-funds" | "https://payouts.example/problems/limit-reached" | "https://payouts.example/problems/unsupported-currency" | "https://payouts.example/problems/business-not-verified" | "https://payouts.example/problems/invalid-funding-account" | "https://payouts.example/problems/invalid-bank" | "https://payouts.example/problems/counterparty-rail-mismatch" | "https://payouts.example/problems/same-day-limit" | "https://payouts.example/problems/rate-limited" | "https://payouts.example/problems/headers-too-large" | "https://payouts.example/problems/internal-error" | (string & {});
             /**
              * @description Short, human-readable summary of the problem kind; the same for every occurrence.
              * @example Your request is not valid.
@@ -181,9 +324,8 @@ export interface components {
             /**
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
-             * @enum {string}
              */
-            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token";
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
         };
         /**
          * Format: int64
@@ -191,6 +333,12 @@ export interface components {
          * @example 1042
          */
         MerchantId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a payee of the calling merchant.
+         * @example 4821
+         */
+        PayeeId: number;
         /**
          * @description Full legal name.
          * @example Maria Gonzalez
@@ -208,12 +356,6 @@ export interface components {
          */
         EmailAddress: string;
         /**
-         * Format: int64
-         * @description Identifier of a business record of the banking service (created with `POST /finance/api/v1/business`) that this counterparty is; for a `BUSINESS` counterparty. It must be a business of the counterparty's `merchantId`: an id that does not exist or belongs to another merchant is answered 404, naming `businessId`.
-         * @example 20417
-         */
-        BusinessId: number;
-        /**
          * @description How a payee is paid: `STANDARD` (next-day ACH), `SAME_DAY` (same-day ACH), `DOMESTIC_WIRE` (Fedwire) or `INTERNATIONAL_WIRE` (SWIFT). The first two use the ACH route, the last two the WIRE route.
          * @example STANDARD
          * @enum {string}
@@ -226,34 +368,238 @@ export interface components {
          */
         RecipientType: "INDIVIDUAL" | "BUSINESS";
         /**
-         * Format: int64
-         * @description Identifier of the banking product (account program) that payments to or from the counterparty are booked under.
-         * @example 12
-         */
-        ProductId: number;
-        /**
          * Format: date
          * @description Date of birth (YYYY-MM-DD), for individuals.
          * @example 1988-04-17
          */
         DateOfBirth: string | null;
         /**
+         * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
+         * @example 6789
+         */
+        MaskedIdNumber: string | null;
+        /**
          * @description Type of the government-issued ID held for the payee (for example `passport`, `drivers_license`).
          * @example passport
          */
         IdType: string | null;
         /**
-         * Format: int64
-         * @description Identifier of an identity-verified individual of the banking service that this counterparty is; for an `INDIVIDUAL` counterparty.
-         * @example 73105
+         * @description The last 4 characters of an account number; the full number is never returned.
+         * @example 6789
          */
-        IndividualId: number;
+        MaskedAccountNumber: string;
         /**
          * @description Checking or savings account.
          * @example CHECKING
          * @enum {string}
          */
         BankAccountType: "CHECKING" | "SAVINGS";
+        /** @description A postal address of a recipient, counterparty or bank. `line1`, `city` and `countryCode` are required; the other fields may be omitted where the country has no such part. */
+        RecipientAddressRecord: {
+            /**
+             * @description Street and number.
+             * @example 350 Fifth Avenue
+             */
+            line1: string;
+            /**
+             * @description Unit, suite, floor or building.
+             * @example Suite 4100
+             */
+            line2?: string;
+            /**
+             * @description City or locality.
+             * @example New York
+             */
+            city: string;
+            /**
+             * @description State, province or region (for the US the 2-letter USPS code).
+             * @example NY
+             */
+            state?: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 10118
+             */
+            postalCode?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code, upper case.
+             * @example US
+             */
+            countryCode: string;
+            /**
+             * @description What the address is.
+             * @example RESIDENCE
+             */
+            type?: ("RESIDENCE" | "BUSINESS" | "MAILING") | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description The counterparty's ACH account as stored; the account number shows its last 4 characters only. */
+        CounterpartyAchRecord: {
+            accountNumber: components["schemas"]["MaskedAccountNumber"];
+            bankAccountType: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Name of the counterparty's bank, or null when none was sent.
+             * @example JPMorgan Chase Bank, N.A.
+             */
+            bankName: string | null;
+            /**
+             * @description ABA routing number of the US gateway bank of an international ACH, or null.
+             * @example null
+             */
+            gatewayRoutingNumber: string | null;
+            /**
+             * @description IAT receiving DFI identification number qualifier, or null for a US account.
+             * @example null
+             */
+            rdfiNumberQualifier: ("01" | "02" | "03" | null) | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The receiving bank's identifier.
+             * @example 021000021
+             */
+            routingNumber: string;
+            /** @description The account holder's address, or null when none was sent. */
+            address: components["schemas"]["RecipientAddressRecord"] | null;
+        };
+        /**
+         * @description How a financial institution is identified: `ABA` (a 9-digit US routing number) or `BIC` (a SWIFT BIC of 8 or 11 characters).
+         * @example ABA
+         * @enum {string}
+         */
+        FIIdType: "ABA" | "BIC";
+        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary's account and identification numbers reduced to their last 4 characters. */
+        WireDetailsRecord: {
+            /**
+             * @description `DOMESTIC` (Fedwire) or `INTERNATIONAL` (SWIFT), as sent or as the payment method type implies.
+             * @example DOMESTIC
+             * @enum {string}
+             */
+            type: "DOMESTIC" | "INTERNATIONAL";
+            beneficiaryFIIdType: components["schemas"]["FIIdType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The beneficiary bank's ABA routing number or BIC, as `beneficiaryFIIdType` says.
+             * @example 026009593
+             */
+            receiverRoutingNumber: string;
+            /**
+             * @description The beneficiary bank's short name, or null.
+             * @example BK AMER NYC
+             */
+            receiverShortName: string | null;
+            /**
+             * @description Full name of the beneficiary's bank.
+             * @example Bank of America, N.A.
+             */
+            beneficiaryFIName: string;
+            /** @description Address of the beneficiary's bank, or null. */
+            beneficiaryFIAddress: components["schemas"]["RecipientAddressRecord"] | null;
+            beneficiaryAccountNumber: components["schemas"]["MaskedAccountNumber"];
+            /** @description The beneficiary's identification number as its last 4 letters or digits, or null. */
+            beneficiaryIdNumber: components["schemas"]["MaskedIdNumber"];
+            /** @description The beneficiary's own address. */
+            address: components["schemas"]["RecipientAddressRecord"];
+            /** @description How the intermediary bank is identified, or null when there is none. */
+            intermediaryFIIdType: components["schemas"]["FIIdType"] | components["schemas"]["OpenEnumValue"] | null;
+            /**
+             * @description The intermediary bank's ABA routing number or BIC, or null.
+             * @example CHASUS33
+             */
+            intermediaryFIIdNumber: string | null;
+            /**
+             * @description Name of the intermediary bank, or null.
+             * @example JPMorgan Chase Bank, N.A.
+             */
+            intermediaryFIName: string | null;
+            /** @description Address of the intermediary bank, or null. */
+            intermediaryFIAddress: components["schemas"]["RecipientAddressRecord"] | null;
+        };
+        /** @description A counterparty as recorded: the request's fields (optional ones not sent as null, the payment details not chosen as null) with `idNumber` and account numbers reduced to their last 4 characters, plus its payee id and creation time. */
+        Counterparty: {
+            /** @description The counterparty's payee id, used as `payeeId` in payment requests and as `counterpartyId` in searches. */
+            id: components["schemas"]["PayeeId"];
+            /** @description The merchant the counterparty belongs to. */
+            merchantId: components["schemas"]["MerchantId"];
+            name: components["schemas"]["PayeeName"];
+            phone: components["schemas"]["PhoneNumber"];
+            /** @description The counterparty's email address. */
+            email: components["schemas"]["EmailAddress"];
+            /**
+             * Format: int64
+             * @description The banking service's business record this counterparty is, or null.
+             * @example 20417
+             */
+            businessId: number | null;
+            PaymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
+            type: components["schemas"]["RecipientType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: int64
+             * @description The banking product payments are booked under, or null.
+             * @example 12
+             */
+            productId: number | null;
+            dateOfBirth: components["schemas"]["DateOfBirth"];
+            /** @description The ID number (a tax id for a business) as its last 4 letters or digits, or null. */
+            idNumber: components["schemas"]["MaskedIdNumber"];
+            /** @description What the ID number is, or null. */
+            idType: components["schemas"]["IdType"];
+            /**
+             * @description The business's trading name, or null.
+             * @example Northwind Freight
+             */
+            dbaName: string | null;
+            /**
+             * @description The state or region of registration, or null.
+             * @example DE
+             */
+            jurisdictionState: string | null;
+            /**
+             * @description The country of registration or citizenship, or null.
+             * @example US
+             */
+            jurisdictionCountry: string | null;
+            /**
+             * Format: int64
+             * @description The banking service's individual record this counterparty is, or null.
+             * @example 73105
+             */
+            individualId: number | null;
+            /** @description The ACH details, or null for a wire counterparty. */
+            ach: components["schemas"]["CounterpartyAchRecord"] | null;
+            /** @description The wire details, or null for an ACH counterparty. */
+            wire: components["schemas"]["WireDetailsRecord"] | null;
+            /**
+             * Format: date-time
+             * @description When the counterparty was created (UTC).
+             * @example 2026-11-02T16:11:05.902Z
+             */
+            createdOn: string;
+        };
+        /** @description A page of counterparties, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        CounterpartyList: {
+            /** @description The counterparties on this page. */
+            data: components["schemas"]["Counterparty"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example NTEzMQ
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a business record of the banking service (created with `POST /finance/api/v1/business`) that this counterparty is; for a `BUSINESS` counterparty. It must be a business of the counterparty's `merchantId`: an id that does not exist or belongs to another merchant is answered 404, naming `businessId`.
+         * @example 20417
+         */
+        BusinessId: number;
+        /**
+         * Format: int64
+         * @description Identifier of the banking product (account program) that payments to or from the counterparty are booked under.
+         * @example 12
+         */
+        ProductId: number;
+        /**
+         * Format: int64
+         * @description Identifier of an identity-verified individual of the banking service that this counterparty is; for an `INDIVIDUAL` counterparty.
+         * @example 73105
+         */
+        IndividualId: number;
         /**
          * @description A 9-digit US ABA routing number. Its check digit is verified; a number that fails the ABA checksum is refused with 422.
          * @example 021000021
@@ -327,12 +673,6 @@ export interface components {
             /** @description The account holder's address. */
             address?: components["schemas"]["RecipientAddress"];
         } & (unknown & unknown & unknown);
-        /**
-         * @description How a financial institution is identified: `ABA` (a 9-digit US routing number) or `BIC` (a SWIFT BIC of 8 or 11 characters).
-         * @example ABA
-         * @enum {string}
-         */
-        FIIdType: "ABA" | "BIC";
         /** @description Wire instructions for a beneficiary. `receiverRoutingNumber` identifies the beneficiary's bank: the 9-digit ABA routing number when `beneficiaryFIIdType` is `ABA`, its BIC when `BIC`. A domestic wire needs an ABA. The intermediary bank is optional; when any intermediary field is sent, `intermediaryFIIdType`, `intermediaryFIIdNumber` and `intermediaryFIName` are required, and the id number follows its id type the same way. Account numbers are returned as their last 4 characters only. */
         WireDetails: {
             /**
@@ -426,156 +766,86 @@ export interface components {
             ach?: components["schemas"]["CounterpartyAch"];
             wire?: components["schemas"]["WireDetails"];
         } & (unknown & unknown & unknown & unknown & unknown & unknown);
-        /**
-         * Format: int64
-         * @description Identifier of a payee of the calling merchant.
-         * @example 4821
-         */
-        PayeeId: number;
-        /**
-         * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
-         * @example 6789
-         */
-        MaskedIdNumber: string | null;
-        /**
-         * @description The last 4 characters of an account number; the full number is never returned.
-         * @example 6789
-         */
-        MaskedAccountNumber: string;
-        /** @description The counterparty's ACH account as stored; the account number shows its last 4 characters only. */
-        CounterpartyAchRecord: {
-            accountNumber: components["schemas"]["MaskedAccountNumber"];
-            bankAccountType: components["schemas"]["BankAccountType"];
+        /** @description Changes to a counterparty's ACH details, field by field: the fields sent replace the recorded ones, the others stay; at least one is needed. This is how a notification of change (C01 to C07) is applied: send the corrected `accountNumber`, `routingNumber` or `bankAccountType`. Each is checked as on creation against the account as recorded: for a US account (recorded without `rdfiNumberQualifier`) `routingNumber` is a 9-digit ABA (checksum verified, 422 otherwise) and `accountNumber` has 4 to 17 digits; for an international (IAT) account they follow the recorded qualifier (400 otherwise). Whether the account is US or international cannot change. `address` is replaced whole. */
+        CounterpartyAchUpdate: {
             /**
-             * @description Name of the counterparty's bank, or null when none was sent.
+             * @description The account number, without spaces. Only its last 4 characters are ever returned.
+             * @example 000123456789
+             */
+            accountNumber?: string;
+            bankAccountType?: components["schemas"]["BankAccountType"];
+            /**
+             * @description Name of the counterparty's bank.
              * @example JPMorgan Chase Bank, N.A.
              */
-            bankName: string | null;
+            bankName?: string;
+            /** @description ABA routing number of the US gateway bank of an international ACH. */
+            gatewayRoutingNumber?: components["schemas"]["AbaRoutingNumber"];
             /**
-             * @description ABA routing number of the US gateway bank of an international ACH, or null.
-             * @example null
-             */
-            gatewayRoutingNumber: string | null;
-            /**
-             * @description IAT receiving DFI identification number qualifier, or null for a US account.
-             * @example null
-             * @enum {string|null}
-             */
-            rdfiNumberQualifier: "01" | "02" | "03" | null;
-            /**
-             * @description The receiving bank's identifier.
+             * @description The receiving bank's identifier; a 9-digit ABA number unless the recorded `rdfiNumberQualifier` says otherwise.
              * @example 021000021
              */
-            routingNumber: string;
-            /** @description The account holder's address, or null when none was sent. */
-            address: components["schemas"]["RecipientAddress"] | null;
+            routingNumber?: string;
+            /** @description The account holder's address; replaces the recorded one whole. */
+            address?: components["schemas"]["RecipientAddress"];
         };
-        /** @description Wire instructions as stored: the request's fields, with `type` always set, optional fields that were not sent as null, and the beneficiary's account and identification numbers reduced to their last 4 characters. */
-        WireDetailsRecord: {
+        /** @description Changes to a wire payee's instructions, field by field: the fields sent replace the recorded ones, the others stay; at least one is needed. A new `beneficiaryFIIdType` comes with the `receiverRoutingNumber` it describes; a `receiverRoutingNumber` sent alone must suit the recorded `beneficiaryFIIdType` (400 otherwise), and a domestic wire keeps an ABA. ABA numbers are checksum verified (422 otherwise). The intermediary bank is replaced whole: send `intermediaryFIIdType`, `intermediaryFIIdNumber` and `intermediaryFIName` together, with `intermediaryFIAddress` when it has one. The addresses are replaced whole. The wire `type` follows the payment method type and cannot change. */
+        WireDetailsUpdate: {
+            /** @description How `receiverRoutingNumber` identifies the beneficiary's bank; sent with `receiverRoutingNumber`. */
+            beneficiaryFIIdType?: components["schemas"]["FIIdType"];
             /**
-             * @description `DOMESTIC` (Fedwire) or `INTERNATIONAL` (SWIFT), as sent or as the payment method type implies.
-             * @example DOMESTIC
-             * @enum {string}
-             */
-            type: "DOMESTIC" | "INTERNATIONAL";
-            beneficiaryFIIdType: components["schemas"]["FIIdType"];
-            /**
-             * @description The beneficiary bank's ABA routing number or BIC, as `beneficiaryFIIdType` says.
+             * @description The beneficiary bank's identifier: its 9-digit ABA routing number (checksum verified, 422 otherwise) when `beneficiaryFIIdType` is `ABA`, or its 8- or 11-character BIC when `BIC`.
              * @example 026009593
              */
-            receiverRoutingNumber: string;
+            receiverRoutingNumber?: string;
             /**
-             * @description The beneficiary bank's short name, or null.
+             * @description The beneficiary bank's short name as the Fedwire directory lists it (at most 18 characters).
              * @example BK AMER NYC
              */
-            receiverShortName: string | null;
+            receiverShortName?: string;
             /**
              * @description Full name of the beneficiary's bank.
              * @example Bank of America, N.A.
              */
-            beneficiaryFIName: string;
-            /** @description Address of the beneficiary's bank, or null. */
-            beneficiaryFIAddress: components["schemas"]["RecipientAddress"] | null;
-            beneficiaryAccountNumber: components["schemas"]["MaskedAccountNumber"];
-            /** @description The beneficiary's identification number as its last 4 letters or digits, or null. */
-            beneficiaryIdNumber: components["schemas"]["MaskedIdNumber"];
-            /** @description The beneficiary's own address. */
-            address: components["schemas"]["RecipientAddress"];
-            /** @description How the intermediary bank is identified, or null when there is none. */
-            intermediaryFIIdType: components["schemas"]["FIIdType"] | null;
+            beneficiaryFIName?: string;
+            /** @description Address of the beneficiary's bank. */
+            beneficiaryFIAddress?: components["schemas"]["RecipientAddress"];
             /**
-             * @description The intermediary bank's ABA routing number or BIC, or null.
+             * @description The beneficiary's account number at that bank (an IBAN where the country uses one), without spaces. Never returned in full.
+             * @example 4830012277
+             */
+            beneficiaryAccountNumber?: string;
+            /**
+             * @description An identification number of the beneficiary that the beneficiary bank asks for. Returned only as its last 4 letters or digits.
+             * @example 12-3456789
+             */
+            beneficiaryIdNumber?: string;
+            /** @description The beneficiary's own address, carried with the wire. */
+            address?: components["schemas"]["RecipientAddress"];
+            /** @description How `intermediaryFIIdNumber` identifies the intermediary bank. */
+            intermediaryFIIdType?: components["schemas"]["FIIdType"];
+            /**
+             * @description The intermediary bank's ABA routing number or BIC, as `intermediaryFIIdType` says.
              * @example CHASUS33
              */
-            intermediaryFIIdNumber: string | null;
+            intermediaryFIIdNumber?: string;
             /**
-             * @description Name of the intermediary bank, or null.
+             * @description Name of the intermediary bank.
              * @example JPMorgan Chase Bank, N.A.
              */
-            intermediaryFIName: string | null;
-            /** @description Address of the intermediary bank, or null. */
-            intermediaryFIAddress: components["schemas"]["RecipientAddress"] | null;
-        };
-        /** @description A counterparty as recorded: the request's fields (optional ones not sent as null, the payment details not chosen as null) with `idNumber` and account numbers reduced to their last 4 characters, plus its payee id and creation time. */
-        Counterparty: {
-            /** @description The counterparty's payee id, used as `payeeId` in payment requests and as `counterpartyId` in searches. */
-            id: components["schemas"]["PayeeId"];
-            /** @description The merchant the counterparty belongs to. */
-            merchantId: components["schemas"]["MerchantId"];
-            name: components["schemas"]["PayeeName"];
-            phone: components["schemas"]["PhoneNumber"];
+            intermediaryFIName?: string;
+            /** @description Address of the intermediary bank. */
+            intermediaryFIAddress?: components["schemas"]["RecipientAddress"];
+        } & (unknown & unknown & unknown & unknown & unknown);
+        /** @description Changes to a counterparty: its contact details and its payment details (`ach` for a counterparty paid by ACH, `wire` for one paid by wire; the other is refused with 422). Only the fields sent change; at least one is needed. Each field is checked as on creation, against the counterparty as it will be: a `BUSINESS` keeps a phone number. `type`, `PaymentMethodType`, `merchantId` and the identity fields cannot change here. Payments already made keep the bank details they were made with. */
+        CounterpartyUpdateRequest: {
+            name?: components["schemas"]["PayeeName"];
+            /** @description Phone number in E.164 form; null removes it (refused for a business, which needs one). */
+            phone?: components["schemas"]["PhoneNumber"];
             /** @description The counterparty's email address. */
-            email: components["schemas"]["EmailAddress"];
-            /**
-             * Format: int64
-             * @description The banking service's business record this counterparty is, or null.
-             * @example 20417
-             */
-            businessId: number | null;
-            PaymentMethodType: components["schemas"]["PaymentMethodType"];
-            type: components["schemas"]["RecipientType"];
-            /**
-             * Format: int64
-             * @description The banking product payments are booked under, or null.
-             * @example 12
-             */
-            productId: number | null;
-            dateOfBirth: components["schemas"]["DateOfBirth"];
-            /** @description The ID number (a tax id for a business) as its last 4 letters or digits, or null. */
-            idNumber: components["schemas"]["MaskedIdNumber"];
-            /** @description What the ID number is, or null. */
-            idType: components["schemas"]["IdType"];
-            /**
-             * @description The business's trading name, or null.
-             * @example Northwind Freight
-             */
-            dbaName: string | null;
-            /**
-             * @description The state or region of registration, or null.
-             * @example DE
-             */
-            jurisdictionState: string | null;
-            /**
-             * @description The country of registration or citizenship, or null.
-             * @example US
-             */
-            jurisdictionCountry: string | null;
-            /**
-             * Format: int64
-             * @description The banking service's individual record this counterparty is, or null.
-             * @example 73105
-             */
-            individualId: number | null;
-            /** @description The ACH details, or null for a wire counterparty. */
-            ach: components["schemas"]["CounterpartyAchRecord"] | null;
-            /** @description The wire details, or null for an ACH counterparty. */
-            wire: components["schemas"]["WireDetailsRecord"] | null;
-            /**
-             * Format: date-time
-             * @description When the counterparty was created (UTC).
-             * @example 2026-11-02T16:11:05.902Z
-             */
-            createdOn: string;
+            email?: components["schemas"]["EmailAddress"];
+            ach?: components["schemas"]["CounterpartyAchUpdate"];
+            wire?: components["schemas"]["WireDetailsUpdate"];
         };
         /**
          * @description ISO 4217 alphabetic currency code, upper case.
@@ -647,17 +917,41 @@ export interface components {
          */
         DecimalAmount: string;
         /**
-         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts. `completed`, `failed` and `cancelled` are final.
+         * @description The life-cycle state of a payment request: the payout states, and `returned`. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel before processing starts; `completed` → `returned` when the receiving bank returns the entry (an R code, days later). `failed`, `cancelled` and `returned` are final.
          * @example processing
          * @enum {string}
          */
-        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled";
+        PaymentState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
         /**
          * @description The rail family of a payment or payee: `ACH` (payment method types `STANDARD` and `SAME_DAY`) or `WIRE` (`DOMESTIC_WIRE` and `INTERNATIONAL_WIRE`).
          * @example ACH
          * @enum {string}
          */
         PaymentRoute: "ACH" | "WIRE";
+        /** @description A notification of change (NOC) the payee's bank sent for this ACH payment: the entry settled, no money moved back, and `correctedData` is what to use from now on. Apply it to the recipient (`updateRecipient`) or counterparty (`updateCounterparty`) before the next payment; the network accepts the old data for a while, then returns entries. */
+        PaymentNotificationOfChange: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; only those the change code corrects are present. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number, whole, so that it can be applied.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
+            };
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
         /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
         Payment: {
             paymentId: components["schemas"]["PaymentId"];
@@ -671,7 +965,7 @@ export interface components {
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
             /** @description How the payment is sent; `INTERNATIONAL_WIR` in the request is recorded as `INTERNATIONAL_WIRE`. */
-            paymentMethodType: components["schemas"]["PaymentMethodType"];
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description What the payment is for.
              * @example November commission
@@ -696,9 +990,22 @@ export interface components {
              * @example acme-po-2026-11-000183
              */
             partnerPaymentUniqueId: string | null;
-            status: components["schemas"]["PayoutState"];
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /** @description `ACH` for `STANDARD` and `SAME_DAY`, `WIRE` for the wire payment method types. */
-            route: components["schemas"]["PaymentRoute"];
+            route: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
             /**
              * Format: date-time
              * @description When the payment was accepted (UTC).
@@ -711,6 +1018,32 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+        };
+        /** @description The return to simulate. */
+        PaymentReturnSimulationRequest: {
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, `R03` no account, ...).
+             * @example R01
+             */
+            returnCode: string;
+        };
+        /** @description The notification of change to simulate. */
+        PaymentNotificationOfChangeSimulationRequest: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; at least one. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"];
+            };
         };
         /**
          * @description `OUTBOUND` (money leaves the merchant's account, as every payment request does) or `INBOUND` (money received).
@@ -871,11 +1204,11 @@ export interface components {
              */
             minAmount?: number;
             /** @description Only transactions whose `processingStatus` is one of these. */
-            processingStatus?: components["schemas"]["PayoutState"][];
+            processingStatus?: components["schemas"]["PaymentState"][];
             /** @description Only transactions whose `reconStatus` is one of these. */
             reconStatuses?: components["schemas"]["ReconStatus"][];
             /** @description Only transactions whose `transactionStatus` is one of these. */
-            transactionStatus?: components["schemas"]["PayoutState"][];
+            transactionStatus?: components["schemas"]["PaymentState"][];
             /** @description Only transactions on one of these rails (`ACH`, `WIRE`). */
             transactionType?: components["schemas"]["PaymentRoute"][];
         };
@@ -889,7 +1222,7 @@ export interface components {
         NullablePaymentId: number | null;
         /** @description One state a transaction entered, and when. */
         TransactionStatusChange: {
-            status: components["schemas"]["PayoutState"];
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /**
              * Format: date-time
              * @description When the transaction entered the state (UTC).
@@ -934,13 +1267,13 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             direction: components["schemas"]["TransactionDirection"];
             /** @description The rail, `ACH` or `WIRE` (the `route` of the partner API's search). */
-            transactionType: components["schemas"]["PaymentRoute"];
-            paymentMethodType: components["schemas"]["PaymentMethodType"];
+            transactionType: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /** @description The payment's state, as `status` in the payment request's response. */
-            transactionStatus: components["schemas"]["PayoutState"];
+            transactionStatus: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /** @description The state of the transfer as last reported by the bank or rail. It equals `transactionStatus` except while a reported change is being booked, when it is one step ahead. */
-            processingStatus: components["schemas"]["PayoutState"];
-            reconStatus: components["schemas"]["ReconStatus"];
+            processingStatus: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
+            reconStatus: components["schemas"]["ReconStatus"] | components["schemas"]["OpenEnumValue"];
             /** @description Last 4 characters of the payee's account (the sender's for an inbound transaction). */
             accountNumber: components["schemas"]["MaskedAccountNumber"];
             /**
@@ -996,6 +1329,19 @@ export interface components {
              * @example 2026-11-03T14:00:00.000Z
              */
             postDate: string | null;
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
             /**
              * Format: date-time
              * @description When the transaction was created (UTC).
@@ -1172,21 +1518,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
-        UnprocessableContent: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The request conflicts with the resource's current state, or reuses an idempotency key with a different body. Nothing was changed. */
         Conflict: {
             headers: {
@@ -1202,8 +1533,29 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
+        UnprocessableContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+         */
+        "Idempotency-Key": string;
+    };
     requestBodies: never;
     headers: {
         /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
@@ -1222,6 +1574,10 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
+        /** @description Path of the created resource, relative to the group's base address. */
+        Location: string;
+        /** @description `true` when this response answers a repeat of an earlier request (the same Idempotency-Key, or a payment request's same `partnerPaymentUniqueId`) instead of carrying it out again. */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -1263,10 +1619,64 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listCounterparties: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only counterparties of this linked merchant.
+                 * @example 1042
+                 */
+                MerchantId?: components["schemas"]["MerchantId"];
+                /**
+                 * @description Counterparties per page, 1 to 100.
+                 * @example 25
+                 */
+                PageSize?: number;
+                /**
+                 * @description The `nextCursor` of the previous page; omit for the first page.
+                 * @example NTEzMQ
+                 */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of counterparties, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterpartyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     createCounterparty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1276,8 +1686,94 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The counterparty was registered. */
+            /** @description The counterparty was registered; `Location` is its read, `getCounterparty`. */
             201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCounterparty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The counterparty's id (`id` of the registration's response, the `payeeId` of payment requests).
+                 * @example 5130
+                 */
+                payeeId: components["schemas"]["PayeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counterparty. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counterparty"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCounterparty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The counterparty's id (`id` of the registration's response, the `payeeId` of payment requests).
+                 * @example 5130
+                 */
+                payeeId: components["schemas"]["PayeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CounterpartyUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The counterparty as changed. */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1305,7 +1801,13 @@ export interface operations {
     createPaymentRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1318,6 +1820,7 @@ export interface operations {
             /** @description An earlier request with the same `partnerPaymentUniqueId` and the same body; this is that payment, in its current state. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1330,9 +1833,11 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The payment was created and will be processed asynchronously. */
+            /** @description The payment was created and will be processed asynchronously; or, with `Idempotent-Replayed: true`, the stored answer to an earlier request with the same `Idempotency-Key` and the same body. `Location` is its read, `getPayment`. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1353,6 +1858,173 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment in its current state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment, now cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePaymentReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentReturnSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now returned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePaymentNotificationOfChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentNotificationOfChangeSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment with the notification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -128,6 +128,55 @@ export const routes = [
     "path": "/v1/webhooks",
     "expressPath": "/v1/webhooks",
     "atOrigin": false
+  },
+  {
+    "operationId": "getWebhook",
+    "method": "get",
+    "path": "/v1/webhooks/{id}",
+    "expressPath": "/v1/webhooks/:id",
+    "atOrigin": false
+  },
+  {
+    "operationId": "updateWebhook",
+    "method": "patch",
+    "path": "/v1/webhooks/{id}",
+    "expressPath": "/v1/webhooks/:id",
+    "atOrigin": false
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "method": "post",
+    "path": "/v1/webhooks/{id}/rotate-secret",
+    "expressPath": "/v1/webhooks/:id/rotate-secret",
+    "atOrigin": false
+  },
+  {
+    "operationId": "testWebhook",
+    "method": "post",
+    "path": "/v1/webhooks/{id}/test",
+    "expressPath": "/v1/webhooks/:id/test",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listWebhookDeliveries",
+    "method": "get",
+    "path": "/v1/webhooks/{id}/deliveries",
+    "expressPath": "/v1/webhooks/:id/deliveries",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listEvents",
+    "method": "get",
+    "path": "/v1/events",
+    "expressPath": "/v1/events",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getEvent",
+    "method": "get",
+    "path": "/v1/events/{eventId}",
+    "expressPath": "/v1/events/:eventId",
+    "atOrigin": false
   }
 ] as const satisfies readonly RouteEntry[];
 

@@ -46,10 +46,45 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "updateRecipient",
+    "method": "patch",
+    "path": "/finance/v1/payees/{payeeId}",
+    "expressPath": "/finance/v1/payees/:payeeId",
+    "atOrigin": false
+  },
+  {
     "operationId": "createPaymentRequest",
     "method": "post",
     "path": "/finance/v1/payment_request",
     "expressPath": "/finance/v1/payment_request",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getPayment",
+    "method": "get",
+    "path": "/finance/v1/payment_request/{paymentId}",
+    "expressPath": "/finance/v1/payment_request/:paymentId",
+    "atOrigin": false
+  },
+  {
+    "operationId": "cancelPayment",
+    "method": "post",
+    "path": "/finance/v1/payment_request/{paymentId}/cancel",
+    "expressPath": "/finance/v1/payment_request/:paymentId/cancel",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePaymentReturn",
+    "method": "post",
+    "path": "/finance/v1/simulations/payment_request/{paymentId}/return",
+    "expressPath": "/finance/v1/simulations/payment_request/:paymentId/return",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePaymentNotificationOfChange",
+    "method": "post",
+    "path": "/finance/v1/simulations/payment_request/{paymentId}/notification-of-change",
+    "expressPath": "/finance/v1/simulations/payment_request/:paymentId/notification-of-change",
     "atOrigin": false
   },
   {

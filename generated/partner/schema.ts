@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create an ACH recipient
-         * @description Creates a recipient paid by ACH (`STANDARD` by default, or `SAME_DAY`) for a linked merchant. A business also needs `phone`. The routing number's ABA checksum is verified (422 otherwise). `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403.
+         * @description Creates a recipient paid by ACH (`STANDARD` by default, or `SAME_DAY`) for a linked merchant. A business also needs `phone`. The routing number's ABA checksum is verified (422 otherwise). `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchRecipient"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a wire recipient
-         * @description Creates a recipient paid by domestic (Fedwire) or international (SWIFT) wire for a linked merchant. `wire.receiverRoutingNumber` names the beneficiary's bank: its ABA routing number when `wire.beneficiaryFIIdType` is `ABA` (checksum verified, 422 otherwise), its BIC when `BIC`; a `DOMESTIC_WIRE` needs `ABA`. A business also needs `phone`. `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403.
+         * @description Creates a recipient paid by domestic (Fedwire) or international (SWIFT) wire for a linked merchant. `wire.receiverRoutingNumber` names the beneficiary's bank: its ABA routing number when `wire.beneficiaryFIIdType` is `ABA` (checksum verified, 422 otherwise), its BIC when `BIC`; a `DOMESTIC_WIRE` needs `ABA`. A business also needs `phone`. `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createWireRecipient"];
         delete?: never;
@@ -101,6 +101,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/v1/payees/{payeeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recipient's id (`id` of the recipient's response, the `payeeId` of payment requests).
+                 * @example 5120
+                 */
+                payeeId: components["schemas"]["PayeeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a recipient
+         * @description Changes a recipient's contact details (`name`, `email`, `phone`) and bank details (`ach` for an ACH recipient, `wire` for a wire recipient); only the fields sent change. This is how a notification of change is applied: send the corrected account number, routing number or account type. Each field is checked as on creation (400 naming the field, 422 for an ABA checksum); nothing is changed when any is refused. Payments already made keep the details they were made with; later ones use the new details. The response is the recipient as changed, numbers masked as on creation. Any partner linked to the recipient's merchant may change it; any other recipient is answered 404. A merchant token is refused with 403.
+         */
+        patch: operations["updateRecipient"];
+        trace?: never;
+    };
     "/finance/v1/payment_request": {
         parameters: {
             query?: never;
@@ -112,9 +138,113 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read its progress with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Send `partnerPaymentUniqueId` to make retries safe: the same id with the same body answers 200 with the original payment, the same id with a different body 409. A merchant token is refused with 403.
+         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read it with `getPayment` (its `Location`) and its history with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Two keys make retries safe, and a request may carry both. `partnerPaymentUniqueId` is the partner's own id for the payment, kept for ever: the same id with the same body answers 200 with the original payment in its current state (`Idempotent-Replayed: true`), the same id with a different body 409. The `Idempotency-Key` header works as on every create: for 24 hours the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the same key with another body is refused with 409. A request with both must match what each was first used with (409 naming the one that differs); when both were used together, the id's answer is given. A merchant token is refused with 403.
          */
         post: operations["createPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/payment_request/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment request
+         * @description Returns one payment request as the create returned it, in its current state. Any partner linked to the payment's merchant may read it, whichever partner made it; a payment of a merchant not linked to the caller is answered 404, exactly like one that does not exist. Its status history is in the transaction search. A merchant token is refused with 403.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/payment_request/{paymentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment request
+         * @description Cancels a payment that has not started processing (state `created`); it becomes `cancelled` and is never sent. A payment that is processing, sent, completed or failed is refused with 409 (`payment-not-cancellable`) and left unchanged; when a cancel and the start of processing race, exactly one wins. Cancelling a cancelled payment answers it again unchanged. Any partner linked to the payment's merchant may cancel it; a payment of a merchant not linked to the caller is answered 404. A merchant token is refused with 403.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/simulations/payment_request/{paymentId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment's return
+         * @description Returns a `completed` payment as the receiving bank would, days later: it becomes `returned` with the `returnCode` and `returnedOn`, and `payment.returned` is sent to its merchant. Any other state is a 409. Sandbox only: in production this operation answers 404. Any partner linked to the payment's merchant may call it; a merchant token is refused with 403.
+         */
+        post: operations["simulatePaymentReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/simulations/payment_request/{paymentId}/notification-of-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a notification of change
+         * @description Records a notification of change (NOC) the payee's bank sends for an ACH payment that reached the network: a C code and the corrected data, shown in the payment's `notificationOfChange` (and its transaction record), with `noc.received` sent to its merchant. No money moves. Apply it with `updateRecipient` (group C) or `updateCounterparty` (group E). A wire, or a payment not yet processing (or cancelled or failed), is a 409. Sandbox only: in production this operation answers 404. A merchant token is refused with 403.
+         */
+        post: operations["simulatePaymentNotificationOfChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -201,14 +331,19 @@ export interface components {
              */
             header?: string;
         };
+        /**
+         * @description A value added after this version of the contract. The enumeration is open: handle a value you do not know as unknown (show it as it is, take no action that depends on it), never as an error.
+         * @example a_later_value
+         */
+        OpenEnumValue: (string & {});
         /** @description An RFC 9457 problem details object, the body of every failure (`application/problem+json`). `type` is stable and names the kind of problem; `detail` explains this occurrence; `errors` lists each field at fault when the request was invalid. */
         Problem: {
             /**
              * Format: uri
-             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`.
+             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`. The list is open: new types may be added, so handle a type you do not know by its `status`.
              * @example https://payouts.example/problems/validation-error
              */
-            type: string;
+            type: "https://payouts.example/problems/validation-error" | "https://payouts.example/problems/malformed-json" | "https://payouts.example/problems/malformed-request" | "https://payouts.example/problems/unauthorized" | "https://payouts.example/problems/invalid-client" | "https://payouts.example/problems/forbidden" | "https://payouts.example/problems/not-found" | "https://payouts.example/problems/method-not-allowed" | "https://payouts.example/problems/conflict" | "https://payouts.example/problems/payout-not-cancellable" | "https://payouts.example/problems/payment-not-cancellable" | "https://payouts.example/problems/idempotency-conflict" | "https://payouts.example/problems/duplicate-business" | "https://payouts.example/problems/payload-too-large" | "https://payouts.example/problems/unsupported-media-type" | "https://payouts.example/problems/business-rule" | "https://payouts.example/problems/invalid-amount" | "https://payouts.example/problems/inactive-account" | "https://payouts.example/problems/unsupported-route" | "https://payouts.example/problems/insufficient-funds" | "https://payouts.example/problems/limit-reached" | "https://payouts.example/problems/unsupported-currency" | "https://payouts.example/problems/business-not-verified" | "https://payouts.example/problems/invalid-funding-account" | "https://payouts.example/problems/invalid-bank" | "https://payouts.example/problems/counterparty-rail-mismatch" | "https://payouts.example/problems/same-day-limit" | "https://payouts.example/problems/rate-limited" | "https://payouts.example/problems/headers-too-large" | "https://payouts.example/problems/internal-error" | (string & {});
             /**
              * @description Short, human-readable summary of the problem kind; the same for every occurrence.
              * @example Your request is not valid.
@@ -241,9 +376,8 @@ export interface components {
             /**
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
-             * @enum {string}
              */
-            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token";
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
         };
         /**
          * Format: int64
@@ -270,9 +404,8 @@ export interface components {
             /**
              * @description `active` merchants can be paid from; a `suspended` merchant's payment requests are refused with 422.
              * @example active
-             * @enum {string}
              */
-            status: "active" | "suspended";
+            status: ("active" | "suspended") | components["schemas"]["OpenEnumValue"];
             /**
              * Format: date-time
              * @description When the merchant was linked to the partner (UTC).
@@ -413,10 +546,48 @@ export interface components {
          * @example 6789
          */
         MaskedAccountNumber: string;
+        /** @description A postal address of a recipient, counterparty or bank. `line1`, `city` and `countryCode` are required; the other fields may be omitted where the country has no such part. */
+        RecipientAddressRecord: {
+            /**
+             * @description Street and number.
+             * @example 350 Fifth Avenue
+             */
+            line1: string;
+            /**
+             * @description Unit, suite, floor or building.
+             * @example Suite 4100
+             */
+            line2?: string;
+            /**
+             * @description City or locality.
+             * @example New York
+             */
+            city: string;
+            /**
+             * @description State, province or region (for the US the 2-letter USPS code).
+             * @example NY
+             */
+            state?: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 10118
+             */
+            postalCode?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code, upper case.
+             * @example US
+             */
+            countryCode: string;
+            /**
+             * @description What the address is.
+             * @example RESIDENCE
+             */
+            type?: ("RESIDENCE" | "BUSINESS" | "MAILING") | components["schemas"]["OpenEnumValue"];
+        };
         /** @description The recipient's ACH account as stored; the account number shows its last 4 digits only. */
         AchDetailsRecord: {
             accountNumber: components["schemas"]["MaskedAccountNumber"];
-            bankAccountType: components["schemas"]["BankAccountType"];
+            bankAccountType: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description Name of the recipient's bank, or null when none was sent.
              * @example JPMorgan Chase Bank, N.A.
@@ -424,7 +595,7 @@ export interface components {
             bankName: string | null;
             routingNumber: components["schemas"]["AbaRoutingNumber"];
             /** @description The account holder's address, or null when none was sent. */
-            address: components["schemas"]["RecipientAddress"] | null;
+            address: components["schemas"]["RecipientAddressRecord"] | null;
         };
         /** @description An ACH recipient: the request's fields (optional ones not sent as null, `paymentMethodType` with its default, `partnerId` as the caller) with the account number masked, plus its ids and creation time. */
         AchRecipient: {
@@ -435,8 +606,8 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             name: components["schemas"]["PayeeName"];
             phone: components["schemas"]["PhoneNumber"];
-            type: components["schemas"]["RecipientType"];
-            paymentMethodType: components["schemas"]["AchPaymentMethodType"];
+            type: components["schemas"]["RecipientType"] | components["schemas"]["OpenEnumValue"];
+            paymentMethodType: components["schemas"]["AchPaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /** @description The partner that created the recipient. */
             partnerId: components["schemas"]["PartnerId"];
             /** @description The merchant the recipient belongs to. */
@@ -542,7 +713,7 @@ export interface components {
              * @enum {string}
              */
             type: "DOMESTIC" | "INTERNATIONAL";
-            beneficiaryFIIdType: components["schemas"]["FIIdType"];
+            beneficiaryFIIdType: components["schemas"]["FIIdType"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description The beneficiary bank's ABA routing number or BIC, as `beneficiaryFIIdType` says.
              * @example 026009593
@@ -559,14 +730,14 @@ export interface components {
              */
             beneficiaryFIName: string;
             /** @description Address of the beneficiary's bank, or null. */
-            beneficiaryFIAddress: components["schemas"]["RecipientAddress"] | null;
+            beneficiaryFIAddress: components["schemas"]["RecipientAddressRecord"] | null;
             beneficiaryAccountNumber: components["schemas"]["MaskedAccountNumber"];
             /** @description The beneficiary's identification number as its last 4 letters or digits, or null. */
             beneficiaryIdNumber: components["schemas"]["MaskedIdNumber"];
             /** @description The beneficiary's own address. */
-            address: components["schemas"]["RecipientAddress"];
+            address: components["schemas"]["RecipientAddressRecord"];
             /** @description How the intermediary bank is identified, or null when there is none. */
-            intermediaryFIIdType: components["schemas"]["FIIdType"] | null;
+            intermediaryFIIdType: components["schemas"]["FIIdType"] | components["schemas"]["OpenEnumValue"] | null;
             /**
              * @description The intermediary bank's ABA routing number or BIC, or null.
              * @example CHASUS33
@@ -578,7 +749,7 @@ export interface components {
              */
             intermediaryFIName: string | null;
             /** @description Address of the intermediary bank, or null. */
-            intermediaryFIAddress: components["schemas"]["RecipientAddress"] | null;
+            intermediaryFIAddress: components["schemas"]["RecipientAddressRecord"] | null;
         };
         /** @description A wire recipient: the request's fields (optional ones not sent as null, `partnerId` as the caller) with the beneficiary account number masked, plus its ids and creation time. */
         WireRecipient: {
@@ -589,8 +760,8 @@ export interface components {
             email: components["schemas"]["EmailAddress"];
             name: components["schemas"]["PayeeName"];
             phone: components["schemas"]["PhoneNumber"];
-            type: components["schemas"]["RecipientType"];
-            paymentMethodType: components["schemas"]["WirePaymentMethodType"];
+            type: components["schemas"]["RecipientType"] | components["schemas"]["OpenEnumValue"];
+            paymentMethodType: components["schemas"]["WirePaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /** @description The partner that created the recipient. */
             partnerId: components["schemas"]["PartnerId"];
             /** @description The merchant the recipient belongs to. */
@@ -638,6 +809,77 @@ export interface components {
              * @example 2
              */
             totalCount: number;
+        };
+        /** @description Changes to an ACH recipient's bank details, field by field: the fields sent replace the recorded ones, the others stay. This is how a notification of change (C01 to C07) is applied: send the corrected `accountNumber`, `routingNumber` or `bankAccountType`. The routing number's ABA checksum is verified (422 otherwise). `address` is replaced whole. */
+        AchDetailsUpdate: {
+            accountNumber?: components["schemas"]["BankAccountNumber"];
+            bankAccountType?: components["schemas"]["BankAccountType"];
+            /**
+             * @description Name of the recipient's bank.
+             * @example JPMorgan Chase Bank, N.A.
+             */
+            bankName?: string;
+            routingNumber?: components["schemas"]["AbaRoutingNumber"];
+            /** @description The account holder's address; replaces the recorded one whole. */
+            address?: components["schemas"]["RecipientAddress"];
+        };
+        /** @description Changes to a wire payee's instructions, field by field: the fields sent replace the recorded ones, the others stay; at least one is needed. A new `beneficiaryFIIdType` comes with the `receiverRoutingNumber` it describes; a `receiverRoutingNumber` sent alone must suit the recorded `beneficiaryFIIdType` (400 otherwise), and a domestic wire keeps an ABA. ABA numbers are checksum verified (422 otherwise). The intermediary bank is replaced whole: send `intermediaryFIIdType`, `intermediaryFIIdNumber` and `intermediaryFIName` together, with `intermediaryFIAddress` when it has one. The addresses are replaced whole. The wire `type` follows the payment method type and cannot change. */
+        WireDetailsUpdate: {
+            /** @description How `receiverRoutingNumber` identifies the beneficiary's bank; sent with `receiverRoutingNumber`. */
+            beneficiaryFIIdType?: components["schemas"]["FIIdType"];
+            /**
+             * @description The beneficiary bank's identifier: its 9-digit ABA routing number (checksum verified, 422 otherwise) when `beneficiaryFIIdType` is `ABA`, or its 8- or 11-character BIC when `BIC`.
+             * @example 026009593
+             */
+            receiverRoutingNumber?: string;
+            /**
+             * @description The beneficiary bank's short name as the Fedwire directory lists it (at most 18 characters).
+             * @example BK AMER NYC
+             */
+            receiverShortName?: string;
+            /**
+             * @description Full name of the beneficiary's bank.
+             * @example Bank of America, N.A.
+             */
+            beneficiaryFIName?: string;
+            /** @description Address of the beneficiary's bank. */
+            beneficiaryFIAddress?: components["schemas"]["RecipientAddress"];
+            /**
+             * @description The beneficiary's account number at that bank (an IBAN where the country uses one), without spaces. Never returned in full.
+             * @example 4830012277
+             */
+            beneficiaryAccountNumber?: string;
+            /**
+             * @description An identification number of the beneficiary that the beneficiary bank asks for. Returned only as its last 4 letters or digits.
+             * @example 12-3456789
+             */
+            beneficiaryIdNumber?: string;
+            /** @description The beneficiary's own address, carried with the wire. */
+            address?: components["schemas"]["RecipientAddress"];
+            /** @description How `intermediaryFIIdNumber` identifies the intermediary bank. */
+            intermediaryFIIdType?: components["schemas"]["FIIdType"];
+            /**
+             * @description The intermediary bank's ABA routing number or BIC, as `intermediaryFIIdType` says.
+             * @example CHASUS33
+             */
+            intermediaryFIIdNumber?: string;
+            /**
+             * @description Name of the intermediary bank.
+             * @example JPMorgan Chase Bank, N.A.
+             */
+            intermediaryFIName?: string;
+            /** @description Address of the intermediary bank. */
+            intermediaryFIAddress?: components["schemas"]["RecipientAddress"];
+        } & (unknown & unknown & unknown & unknown & unknown);
+        /** @description Changes to a recipient: its contact details and its bank details (`ach` for an ACH recipient, `wire` for a wire recipient; the other is refused with 422). Only the fields sent change; at least one is needed. Each field is checked as on creation, against the recipient as it will be: a `BUSINESS` recipient keeps a phone number, and a new routing number must pass the ABA checksum. `type`, `paymentMethodType` and `merchantId` cannot change. Payments already made keep the bank details they were made with. */
+        RecipientUpdateRequest: {
+            /** @description The recipient's email address. */
+            email?: components["schemas"]["EmailAddress"];
+            name?: components["schemas"]["PayeeName"];
+            /** @description Phone number in E.164 form; null removes it (refused for a business, which needs one). */
+            phone?: components["schemas"]["PhoneNumber"];
+            ach?: components["schemas"]["AchDetailsUpdate"];
+            wire?: components["schemas"]["WireDetailsUpdate"];
         };
         /**
          * @description ISO 4217 alphabetic currency code, upper case.
@@ -703,11 +945,35 @@ export interface components {
          */
         DecimalAmount: string;
         /**
-         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts. `completed`, `failed` and `cancelled` are final.
+         * @description The life-cycle state of a payment request: the payout states, and `returned`. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel before processing starts; `completed` → `returned` when the receiving bank returns the entry (an R code, days later). `failed`, `cancelled` and `returned` are final.
          * @example processing
          * @enum {string}
          */
-        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled";
+        PaymentState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
+        /** @description A notification of change (NOC) the payee's bank sent for this ACH payment: the entry settled, no money moved back, and `correctedData` is what to use from now on. Apply it to the recipient (`updateRecipient`) or counterparty (`updateCounterparty`) before the next payment; the network accepts the old data for a while, then returns entries. */
+        PaymentNotificationOfChange: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; only those the change code corrects are present. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number, whole, so that it can be applied.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
+            };
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
         /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
         Payment: {
             paymentId: components["schemas"]["PaymentId"];
@@ -721,7 +987,7 @@ export interface components {
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
             /** @description How the payment is sent; `INTERNATIONAL_WIR` in the request is recorded as `INTERNATIONAL_WIRE`. */
-            paymentMethodType: components["schemas"]["PaymentMethodType"];
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description What the payment is for.
              * @example November commission
@@ -746,9 +1012,22 @@ export interface components {
              * @example acme-po-2026-11-000183
              */
             partnerPaymentUniqueId: string | null;
-            status: components["schemas"]["PayoutState"];
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /** @description `ACH` for `STANDARD` and `SAME_DAY`, `WIRE` for the wire payment method types. */
-            route: components["schemas"]["PaymentRoute"];
+            route: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
             /**
              * Format: date-time
              * @description When the payment was accepted (UTC).
@@ -761,6 +1040,32 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+        };
+        /** @description The return to simulate. */
+        PaymentReturnSimulationRequest: {
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, `R03` no account, ...).
+             * @example R01
+             */
+            returnCode: string;
+        };
+        /** @description The notification of change to simulate. */
+        PaymentNotificationOfChangeSimulationRequest: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; at least one. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"];
+            };
         };
         /** @description Filters, paging and sorting for the partner's transaction search; every field is optional and filters combine with AND. Only transactions of merchants linked to the calling partner are searched. An empty body returns the first 25 transactions by `paymentId`. */
         PartnerTransactionSearchRequest: {
@@ -820,7 +1125,7 @@ export interface components {
         NullablePaymentId: number | null;
         /** @description One state a transaction entered, and when. */
         TransactionStatusChange: {
-            status: components["schemas"]["PayoutState"];
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /**
              * Format: date-time
              * @description When the transaction entered the state (UTC).
@@ -865,13 +1170,13 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             direction: components["schemas"]["TransactionDirection"];
             /** @description The rail, `ACH` or `WIRE` (the `route` of the partner API's search). */
-            transactionType: components["schemas"]["PaymentRoute"];
-            paymentMethodType: components["schemas"]["PaymentMethodType"];
+            transactionType: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
             /** @description The payment's state, as `status` in the payment request's response. */
-            transactionStatus: components["schemas"]["PayoutState"];
+            transactionStatus: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
             /** @description The state of the transfer as last reported by the bank or rail. It equals `transactionStatus` except while a reported change is being booked, when it is one step ahead. */
-            processingStatus: components["schemas"]["PayoutState"];
-            reconStatus: components["schemas"]["ReconStatus"];
+            processingStatus: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
+            reconStatus: components["schemas"]["ReconStatus"] | components["schemas"]["OpenEnumValue"];
             /** @description Last 4 characters of the payee's account (the sender's for an inbound transaction). */
             accountNumber: components["schemas"]["MaskedAccountNumber"];
             /**
@@ -927,6 +1232,19 @@ export interface components {
              * @example 2026-11-03T14:00:00.000Z
              */
             postDate: string | null;
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
             /**
              * Format: date-time
              * @description When the transaction was created (UTC).
@@ -1103,21 +1421,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
-        UnprocessableContent: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The request conflicts with the resource's current state, or reuses an idempotency key with a different body. Nothing was changed. */
         Conflict: {
             headers: {
@@ -1133,8 +1436,29 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
+        UnprocessableContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+         */
+        "Idempotency-Key": string;
+    };
     requestBodies: never;
     headers: {
         /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
@@ -1155,6 +1479,8 @@ export interface components {
         "Retry-After": number;
         /** @description Path of the created resource, relative to the group's base address. */
         Location: string;
+        /** @description `true` when this response answers a repeat of an earlier request (the same Idempotency-Key, or a payment request's same `partnerPaymentUniqueId`) instead of carrying it out again. */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -1237,7 +1563,13 @@ export interface operations {
     createAchRecipient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1251,6 +1583,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1267,6 +1600,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
@@ -1277,7 +1611,13 @@ export interface operations {
     createWireRecipient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1291,6 +1631,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1307,6 +1648,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
@@ -1402,10 +1744,61 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
-    createPaymentRequest: {
+    updateRecipient: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /**
+                 * @description The recipient's id (`id` of the recipient's response, the `payeeId` of payment requests).
+                 * @example 5120
+                 */
+                payeeId: components["schemas"]["PayeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecipientUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The recipient as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchRecipient"] | components["schemas"]["WireRecipient"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPaymentRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1418,6 +1811,7 @@ export interface operations {
             /** @description An earlier request with the same `partnerPaymentUniqueId` and the same body; this is that payment, in its current state. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1430,9 +1824,11 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The payment was created and will be processed asynchronously. */
+            /** @description The payment was created and will be processed asynchronously; or, with `Idempotent-Replayed: true`, the stored answer to an earlier request with the same `Idempotency-Key` and the same body. `Location` is its read, `getPayment`. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1453,6 +1849,173 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment in its current state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment, now cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePaymentReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentReturnSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now returned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePaymentNotificationOfChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id (`paymentId` of the payment request's response).
+                 * @example 880231
+                 */
+                paymentId: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentNotificationOfChangeSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment with the notification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

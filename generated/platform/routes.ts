@@ -58,6 +58,20 @@ export const routes = [
     "path": "/v1/payouts",
     "expressPath": "/v1/payouts",
     "atOrigin": false
+  },
+  {
+    "operationId": "listEvents",
+    "method": "get",
+    "path": "/v1/events",
+    "expressPath": "/v1/events",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getEvent",
+    "method": "get",
+    "path": "/v1/events/{eventId}",
+    "expressPath": "/v1/events/:eventId",
+    "atOrigin": false
   }
 ] as const satisfies readonly RouteEntry[];
 

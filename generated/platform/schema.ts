@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payee
-         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field).
+         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field). Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409. A key holds across this API and the merchant payout API's `POST /v1/payees`: both are the one operation `createPayee`.
          */
         post: operations["createPayee"];
         delete?: never;
@@ -128,6 +128,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the merchant's events of the last 30 days, newest first: every event its payouts produced, whether or not a webhook registration received it, each with the body its deliveries carried (the same `id`). A receiver that was down recovers what it missed by listing from when it went down (`CreatedFrom`) and handling the ids it has not seen. Filter by `Type` (repeatable), by payout (`PayoutUniqueReference`) and by time. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Events older than 30 days are deleted.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (the `webhook-id` of its deliveries). */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description Returns one of the merchant's events of the last 30 days, with the body its deliveries carried. Another merchant's event, or one older than 30 days, is reported as not found.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payout.created": {
@@ -141,7 +184,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.created
-         * @description The payout was accepted and recorded; it will be processed asynchronously. Sent once to every webhook registration of the merchant that selected `payout.created` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The payout was accepted and recorded; it will be processed asynchronously. Sent once to every webhook registration of the merchant that selected `payout.created` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCreatedWebhook"];
         delete?: never;
@@ -161,7 +204,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.processing
-         * @description The payout is being processed; it can no longer be cancelled. Sent once to every webhook registration of the merchant that selected `payout.processing` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The payout is being processed; it can no longer be cancelled. Sent once to every webhook registration of the merchant that selected `payout.processing` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutProcessingWebhook"];
         delete?: never;
@@ -181,7 +224,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.sent
-         * @description The payout was handed to the bank or payment provider. Sent once to every webhook registration of the merchant that selected `payout.sent` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The payout was handed to the bank or payment provider. Sent once to every webhook registration of the merchant that selected `payout.sent` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutSentWebhook"];
         delete?: never;
@@ -201,7 +244,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.completed
-         * @description The money was delivered to the payee's account. This state is final. Sent once to every webhook registration of the merchant that selected `payout.completed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The money was delivered to the payee's account. This state is final. Sent once to every webhook registration of the merchant that selected `payout.completed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCompletedWebhook"];
         delete?: never;
@@ -221,7 +264,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.failed
-         * @description The payout could not be completed; `reasons` says why. This state is final. Sent once to every webhook registration of the merchant that selected `payout.failed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The payout could not be completed; `reasons` says why. This state is final. Sent once to every webhook registration of the merchant that selected `payout.failed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutFailedWebhook"];
         delete?: never;
@@ -241,7 +284,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.cancelled
-         * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Registrations made with `signed: true` also receive Standard Webhooks signature headers.
+         * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCancelledWebhook"];
         delete?: never;
@@ -315,14 +358,19 @@ export interface components {
              */
             header?: string;
         };
+        /**
+         * @description A value added after this version of the contract. The enumeration is open: handle a value you do not know as unknown (show it as it is, take no action that depends on it), never as an error.
+         * @example a_later_value
+         */
+        OpenEnumValue: (string & {});
         /** @description An RFC 9457 problem details object, the body of every failure (`application/problem+json`). `type` is stable and names the kind of problem; `detail` explains this occurrence; `errors` lists each field at fault when the request was invalid. */
         Problem: {
             /**
              * Format: uri
-             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`.
+             * @description Identifies the problem kind; one of the types listed in the docs' error section (`https://payouts.example/problems/<kind>`). Branch on this, not on `title` or `detail`. The list is open: new types may be added, so handle a type you do not know by its `status`.
              * @example https://payouts.example/problems/validation-error
              */
-            type: string;
+            type: "https://payouts.example/problems/validation-error" | "https://payouts.example/problems/malformed-json" | "https://payouts.example/problems/malformed-request" | "https://payouts.example/problems/unauthorized" | "https://payouts.example/problems/invalid-client" | "https://payouts.example/problems/forbidden" | "https://payouts.example/problems/not-found" | "https://payouts.example/problems/method-not-allowed" | "https://payouts.example/problems/conflict" | "https://payouts.example/problems/payout-not-cancellable" | "https://payouts.example/problems/payment-not-cancellable" | "https://payouts.example/problems/idempotency-conflict" | "https://payouts.example/problems/duplicate-business" | "https://payouts.example/problems/payload-too-large" | "https://payouts.example/problems/unsupported-media-type" | "https://payouts.example/problems/business-rule" | "https://payouts.example/problems/invalid-amount" | "https://payouts.example/problems/inactive-account" | "https://payouts.example/problems/unsupported-route" | "https://payouts.example/problems/insufficient-funds" | "https://payouts.example/problems/limit-reached" | "https://payouts.example/problems/unsupported-currency" | "https://payouts.example/problems/business-not-verified" | "https://payouts.example/problems/invalid-funding-account" | "https://payouts.example/problems/invalid-bank" | "https://payouts.example/problems/counterparty-rail-mismatch" | "https://payouts.example/problems/same-day-limit" | "https://payouts.example/problems/rate-limited" | "https://payouts.example/problems/headers-too-large" | "https://payouts.example/problems/internal-error" | (string & {});
             /**
              * @description Short, human-readable summary of the problem kind; the same for every occurrence.
              * @example Your request is not valid.
@@ -355,9 +403,8 @@ export interface components {
             /**
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
-             * @enum {string}
              */
-            error?: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token";
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
         };
         /**
          * @description An `individual` needs only basic contact data; a `business` also needs `taxId` and `phoneNumber`.
@@ -392,7 +439,7 @@ export interface components {
          */
         IdType: string | null;
         /** @description A postal address of a payee. All fields are required; a field may be empty where the country has no such part. */
-        Address: {
+        AddressRequest: {
             /**
              * @description Street and number, with any unit or suite.
              * @example 350 Fifth Avenue, Suite 4100
@@ -433,7 +480,7 @@ export interface components {
             phoneNumber?: components["schemas"]["PhoneNumber"];
             taxId?: components["schemas"]["TaxId"];
             idType?: components["schemas"]["IdType"];
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
         };
         /**
@@ -441,6 +488,34 @@ export interface components {
          * @example 6789
          */
         MaskedIdNumber: string | null;
+        /** @description A postal address of a payee. All fields are required; a field may be empty where the country has no such part. */
+        Address: {
+            /**
+             * @description Street and number, with any unit or suite.
+             * @example 350 Fifth Avenue, Suite 4100
+             */
+            addressLine: string;
+            /**
+             * @description State, province or region.
+             * @example NY
+             */
+            state: string;
+            /**
+             * @description City or locality.
+             * @example New York
+             */
+            city: string;
+            /**
+             * @description Country, preferably as an ISO 3166-1 alpha-2 code.
+             * @example US
+             */
+            country: string;
+            /**
+             * @description Postal or ZIP code.
+             * @example 10118
+             */
+            postalCode: string;
+        };
         /** @description A payee of the calling merchant, with its tax identifier reduced to its last 4 letters or digits. */
         Payee: {
             /**
@@ -449,7 +524,7 @@ export interface components {
              * @example 4821
              */
             id: number;
-            payeeType: components["schemas"]["PayeeType"];
+            payeeType: components["schemas"]["PayeeType"] | components["schemas"]["OpenEnumValue"];
             name: components["schemas"]["PayeeName"];
             EmailAddress: components["schemas"]["EmailAddress"];
             phoneNumber: components["schemas"]["PhoneNumber"];
@@ -583,9 +658,8 @@ export interface components {
             /**
              * @description A fixed charge, or a percentage of the amount (rounded half up to the currency's minor unit).
              * @example percentage
-             * @enum {string}
              */
-            type: "fixed" | "percentage";
+            type: ("fixed" | "percentage") | components["schemas"]["OpenEnumValue"];
             /**
              * @description What the part is for.
              * @example 0.5% of the amount
@@ -606,7 +680,7 @@ export interface components {
              */
             destinationCountry: string;
             currency: components["schemas"]["CurrencyCode"];
-            rail: components["schemas"]["PayoutRail"];
+            rail: components["schemas"]["PayoutRail"] | components["schemas"]["OpenEnumValue"];
             amount: components["schemas"]["DecimalAmount"];
             /** @description The parts of the fee. */
             fees: components["schemas"]["FeeItem"][];
@@ -637,7 +711,7 @@ export interface components {
         PayoutReasonCode: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected" | "cancelled_by_request";
         /** @description One reason for a payout's failure or cancellation. */
         PayoutReason: {
-            code: components["schemas"]["PayoutReasonCode"];
+            code: components["schemas"]["PayoutReasonCode"] | components["schemas"]["OpenEnumValue"];
             /**
              * @description Human-readable explanation.
              * @example The beneficiary bank reports the account as closed.
@@ -662,7 +736,7 @@ export interface components {
              * @example November commission
              */
             Description: string | null;
-            Status: components["schemas"]["PayoutState"];
+            Status: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
             /** @description Why the payout failed or was cancelled; empty otherwise. */
             Reasons: components["schemas"]["PayoutReason"][];
             /**
@@ -706,8 +780,32 @@ export interface components {
              */
             Description?: string;
         };
-        /** @description The body of every payout webhook. Delivered once as an HTTPS POST with a JSON body; answer 200 after processing (a JSON body with a `status` field is allowed and ignored). */
+        /**
+         * @description What happened: a payout entered a state (`payout.<state>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), or a `webhook.test` delivery was asked for.
+         * @example payout.completed
+         * @enum {string}
+         */
+        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
+        /**
+         * @description An event's id: `evt_` and 26 random, time-ordered characters. Unique across the service and never reused; the `webhook-id` header of every delivery of the event carries it, so a receiver can tell a delivery it has seen from a new one, and `getEvent` reads it back.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+         */
+        EventId: string;
+        /**
+         * @description Where the event happened: `sandbox` (the sandbox rail) or `production`. A registration receives only the events of its own environment.
+         * @example sandbox
+         * @enum {string}
+         */
+        EventEnvironment: "sandbox" | "production";
+        /** @description The body of every payout webhook. Delivered once as an HTTPS POST with a JSON body; answer 200 after processing (a JSON body with a `status` field is allowed and ignored). Beside the payout's fields it carries the event's `id` (also in the `webhook-id` header), its `type` and its `environment`; `listEvents` and `getEvent` return the same body, so an event missed while the receiver was down can be recovered. */
         PayoutEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description The event's type, `payout.` and the state the payout entered.
+             * @example payout.completed
+             */
+            type: ("payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled") | components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
             /** @description The payout's `PayoutUniqueReference`. */
             payout_request_id: components["schemas"]["PayoutReference"];
             amount: components["schemas"]["DecimalAmount"];
@@ -718,12 +816,666 @@ export interface components {
              * @example 2026-11-02T14:05:02.871Z
              */
             timestamp: string;
-            state: components["schemas"]["PayoutState"];
+            state: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
             /** @description Present on `failed` and `cancelled` events; why the payout ended so. */
             reasons?: components["schemas"]["PayoutReason"][];
         };
+        /**
+         * Format: int64
+         * @description Identifier of a transfer (ACH, wire or internal) made from or to one of the calling merchant's accounts.
+         * @example 98113
+         */
+        TransferId: number;
+        /**
+         * @description Kind of transfer (the operation that created it): the five the merchant sends, and the inbound credits that arrive from outside (`INBOUND_ACH`, `INBOUND_WIRE`; in the sandbox, by `simulateInboundTransfer`).
+         * @example ACH_PUSH
+         * @enum {string}
+         */
+        TransferType: "ACH_PULL" | "ACH_PUSH" | "WIRE_DOMESTIC" | "WIRE_INTERNATIONAL" | "INTERNAL" | "INBOUND_ACH" | "INBOUND_WIRE";
+        /**
+         * @description Life cycle: `pending` (accepted, funds held, not yet submitted) → `processing` (submitted to ACH, Fedwire or SWIFT) → `completed` (settled, entries posted); the sandbox takes each step after `SANDBOX_STEP_MS`. `pending` or `processing` → `failed` (rejected before settlement; holds released). `completed` → `returned` (an ACH return or a returned wire; reversing entries posted). `INTERNAL` transfers are `completed` at creation. `failed` and `returned` are final.
+         * @example pending
+         * @enum {string}
+         */
+        TransferStatus: "pending" | "processing" | "completed" | "failed" | "returned";
+        /**
+         * Format: int64
+         * @description Identifier of a bank account of one of the calling merchant's businesses.
+         * @example 300021
+         */
+        AccountId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a counterparty (the external side of ACH and wire transfers) of one of the calling merchant's businesses.
+         * @example 7734
+         */
+        CounterpartyId: number;
+        /** @description One side of a transfer: an account of the merchant's businesses (`ACCOUNT`) or a counterparty (`COUNTERPARTY`). The account number shows only its last 4 characters. */
+        TransferParty: {
+            /**
+             * @description Which kind of party this is.
+             * @example ACCOUNT
+             */
+            type: ("ACCOUNT" | "COUNTERPARTY") | components["schemas"]["OpenEnumValue"];
+            /** @description The account, for `ACCOUNT`; null otherwise. */
+            accountId: components["schemas"]["AccountId"] | null;
+            /** @description The counterparty, for `COUNTERPARTY`; null otherwise. */
+            counterpartyId: components["schemas"]["CounterpartyId"] | null;
+            /**
+             * @description Account name or counterparty name.
+             * @example Operating
+             */
+            name: string;
+            /**
+             * @description The last 4 characters of the account number or IBAN.
+             * @example 0021
+             */
+            accountNumber: string;
+        };
+        /**
+         * @description Free text kept on the transfer, at most 500 characters. For ACH its first 80 characters travel as the addenda record; for wires use `remittanceInformation` for what the beneficiary sees.
+         * @example November supplier invoice 0042
+         */
+        TransferDescription: string | null;
+        /**
+         * @description The caller's own reference for the transfer (an invoice or payment id), 1 to 64 printable ASCII characters without spaces. Stored and echoed; not required to be unique and not used for idempotency (send `Idempotency-Key` for that).
+         * @example inv-2026-11-0042
+         */
+        ExternalId: string | null;
+        /**
+         * @description NACHA Standard Entry Class: `CCD` (business account, corporate authorization), `PPD` (consumer account, written authorization) or `WEB` (consumer account, authorized online). When omitted: `CCD` for a `BUSINESS` counterparty, `PPD` for an `INDIVIDUAL`.
+         * @example CCD
+         * @enum {string}
+         */
+        AchSecCode: "CCD" | "PPD" | "WEB";
+        /** @description ACH specifics of a transfer. */
+        AchTransferDetails: {
+            secCode: components["schemas"]["AchSecCode"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Whether it goes in a same-day window.
+             * @example false
+             */
+            sameDay: boolean;
+            /**
+             * Format: date
+             * @description The settlement date requested in the ACH batch (YYYY-MM-DD).
+             * @example 2026-11-03
+             */
+            effectiveDate: string;
+            /**
+             * @description The 15-digit ACH trace number, once submitted; null while `pending`.
+             * @example 084101020000123
+             */
+            traceNumber: string | null;
+        };
+        /**
+         * @description Why an international wire is sent, as required by many receiving countries.
+         * @example GOODS
+         * @enum {string}
+         */
+        PurposeOfPayment: "GOODS" | "SERVICES" | "SALARY" | "INTERCOMPANY" | "INVESTMENT" | "LOAN" | "RENT" | "TAX" | "OTHER";
+        /**
+         * @description Who pays the correspondent and beneficiary bank charges of an international wire (SWIFT field 71A): `OUR` (the sender), `SHA` (shared) or `BEN` (the beneficiary).
+         * @example SHA
+         * @enum {string}
+         */
+        ChargeBearer: "OUR" | "SHA" | "BEN";
+        /**
+         * @description What the beneficiary sees on the wire (Fedwire originator-to-beneficiary information, SWIFT field 70), at most 140 characters, or null.
+         * @example Invoice 0042
+         */
+        RemittanceInformation: string | null;
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded half up to the cent. */
+        FxConversion: {
+            /** @description USD debited from the account. */
+            sourceAmount: components["schemas"]["DecimalAmount"];
+            /** @description Always USD. */
+            sourceCurrency: components["schemas"]["CurrencyCode"];
+            /** @description Amount sent, as requested. */
+            targetAmount: components["schemas"]["DecimalAmount"];
+            /** @description Currency sent. */
+            targetCurrency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description Units of `targetCurrency` per 1 USD, fixed when the transfer was created.
+             * @example 0.9210
+             */
+            rate: string;
+        };
+        /** @description Wire specifics of a transfer. */
+        WireTransferDetails: {
+            /** @description Purpose of an international wire; null for a domestic wire. */
+            purposeOfPayment: components["schemas"]["PurposeOfPayment"] | components["schemas"]["OpenEnumValue"] | null;
+            /** @description Charge bearer of an international wire; null for a domestic wire. */
+            chargeBearer: components["schemas"]["ChargeBearer"] | null;
+            remittanceInformation: components["schemas"]["RemittanceInformation"];
+            /**
+             * @description Fedwire Input Message Accountability Data of a domestic wire once sent; null otherwise.
+             * @example 20261102B1QGC01C000123
+             */
+            imad: string | null;
+            /**
+             * Format: uuid
+             * @description SWIFT gpi Unique End-to-end Transaction Reference of an international wire once sent; null otherwise.
+             * @example e5d0a6d2-8f2b-4c5e-9a1d-3b7c2e4f6a81
+             */
+            uetr: string | null;
+            /** @description The conversion, when the wire is sent in another currency than USD; null otherwise. */
+            fx: components["schemas"]["FxConversion"] | null;
+        };
+        /** @description One entry of the transfer on the double-entry ledger. A transfer's entries always balance: its debits equal its credits. Business accounts are `account:<id>`; the bank's clearing accounts for the rails are `settlement:ach`, `settlement:wire_domestic` and `settlement:wire_international`. */
+        LedgerEntry: {
+            /**
+             * @description The ledger account of the entry.
+             * @example account:300021
+             */
+            ledgerAccount: string;
+            /** @description The business account of the entry; null for a settlement account. */
+            accountId: components["schemas"]["AccountId"] | null;
+            /**
+             * @description A debit takes money from the ledger account, a credit adds to it.
+             * @example DEBIT
+             * @enum {string}
+             */
+            direction: "DEBIT" | "CREDIT";
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description `pending` entries hold funds (a pending debit lowers `available`, not `ledger`); `posted` entries make the ledger balance; `voided` pending entries were released when the transfer failed. A posted entry is never changed: a return adds reversing entries.
+             * @example posted
+             */
+            status: ("pending" | "posted" | "voided") | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the entry was written (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            createdOn: string;
+        };
+        /**
+         * @description An exact decimal amount in the currency's major unit, as a string, with the currency's number of decimals (`"1250.00"`). Negative (`"-250.91"`) only when a returned ACH pull took an account below zero.
+         * @example 23750.00
+         */
+        SignedDecimalAmount: string;
+        /** @description Balance of an account on the double-entry ledger. `ledger` is the sum of posted entries; `available` is `ledger` minus pending debits (holds of transfers not yet posted): what a new debit may use. Pending credits count in neither. */
+        Balance: {
+            accountId: components["schemas"]["AccountId"];
+            /** @description Currency of the account (USD). */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Amount a new debit may use. */
+            available: components["schemas"]["SignedDecimalAmount"];
+            /** @description Sum of posted entries. */
+            ledger: components["schemas"]["SignedDecimalAmount"];
+            /**
+             * Format: date-time
+             * @description The instant the balance was read (UTC).
+             * @example 2026-11-02T16:02:11.300Z
+             */
+            asOf: string;
+        };
+        /**
+         * @description Why a transfer failed or was returned.
+         * @example insufficient_funds
+         * @enum {string}
+         */
+        TransferReasonCode: "insufficient_funds" | "account_closed" | "no_account" | "invalid_account_number" | "unauthorized_debit" | "payment_stopped" | "beneficiary_bank_rejected" | "compliance_rejected" | "network_rejected";
+        /** @description One reason for a transfer's failure or return. */
+        TransferReason: {
+            code: components["schemas"]["TransferReasonCode"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The rail's own code (an ACH return code such as `R01`, a SWIFT reason code), or null.
+             * @example R01
+             */
+            networkCode: string | null;
+            /**
+             * @description Human-readable explanation.
+             * @example The counterparty's bank returned the debit for insufficient funds.
+             */
+            message: string;
+        };
+        /**
+         * @description The return reason code the network reported: an ACH return code (`R01` insufficient funds, `R02` account closed, `R03` no account, `R04` invalid account number, ... `R85`), or for a returned wire its ISO 20022 reason (`AC04` closed account, ...).
+         * @example R01
+         */
+        ReturnCode: string;
+        /**
+         * @description An ACH notification-of-change code (`C01` incorrect account number, `C02` incorrect routing number, `C03` both, `C05` incorrect account type, `C06` account number and type, `C07` routing number, account number and type).
+         * @example C01
+         */
+        ChangeCode: string;
+        /**
+         * @description A 9-digit US ABA routing number. Its check digit is verified; a number that fails the ABA checksum is refused with 422.
+         * @example 021000021
+         */
+        AbaRoutingNumber: string;
+        /**
+         * @description Kind of deposit account.
+         * @example CHECKING
+         * @enum {string}
+         */
+        AccountType: "CHECKING" | "SAVINGS";
+        /** @description The corrections a notification of change carries; only the fields its change code corrects are present. Apply them to the counterparty (or recipient) before the next transfer: the network accepts the old data for a while, then returns the entries. */
+        CorrectedData: {
+            routingNumber?: components["schemas"]["AbaRoutingNumber"];
+            /**
+             * @description The corrected account number, whole (only the account's owner receives it).
+             * @example 000123456780
+             */
+            accountNumber?: string;
+            /**
+             * @description The corrected account type.
+             * @example SAVINGS
+             */
+            accountType?: components["schemas"]["AccountType"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description A notification of change (NOC) the receiving bank sent for an ACH entry: the entry settled, no money moved back, and the data to use from now on is in `correctedData`. */
+        NotificationOfChange: {
+            changeCode: components["schemas"]["ChangeCode"];
+            correctedData: components["schemas"]["CorrectedData"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
+        /** @description A transfer and its entries on the double-entry ledger. `amount` and `currency` are as requested; for an international wire in another currency the USD debit is in `wire.fx` and in the entries. */
+        Transfer: {
+            id: components["schemas"]["TransferId"];
+            type: components["schemas"]["TransferType"] | components["schemas"]["OpenEnumValue"];
+            status: components["schemas"]["TransferStatus"] | components["schemas"]["OpenEnumValue"];
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The side debited. */
+            from: components["schemas"]["TransferParty"];
+            /** @description The side credited. */
+            to: components["schemas"]["TransferParty"];
+            description: components["schemas"]["TransferDescription"];
+            externalId: components["schemas"]["ExternalId"];
+            /** @description ACH specifics; null for wires and internal transfers. */
+            ach: components["schemas"]["AchTransferDetails"] | null;
+            /** @description Wire specifics; null for ACH and internal transfers. */
+            wire: components["schemas"]["WireTransferDetails"] | null;
+            /** @description The internal transfer that first moved a shortfall from the debited account's funding account; null when none was needed. */
+            fundingTransferId: components["schemas"]["TransferId"] | null;
+            /** @description The transfer's ledger entries, oldest first: one debit and one credit, plus a reversing pair after a return. */
+            ledgerEntries: components["schemas"]["LedgerEntry"][];
+            /** @description Balance of the transfer's account (the request's `accountId`) when this answer was made: just after the entries were written in a creation's answer, now in a read or an event. */
+            accountBalance: components["schemas"]["Balance"];
+            /** @description Why the transfer failed or was returned; empty otherwise. */
+            reasons: components["schemas"]["TransferReason"][];
+            /** @description The return reason code once the transfer is `returned` (also the reason's `networkCode`); null otherwise. */
+            returnCode: components["schemas"]["ReturnCode"] | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH transfer, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["NotificationOfChange"] | null;
+            /**
+             * Format: date-time
+             * @description When the transfer was accepted (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the transfer last changed state (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            updatedOn: string;
+        };
+        /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
+        TransferEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description `transfer.created` when the transfer is accepted, then `transfer.<status>` for each status it enters.
+             * @example transfer.completed
+             */
+            type: ("transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned") | components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             * @example 2026-11-02T16:00:04.120Z
+             */
+            timestamp: string;
+            transfer: components["schemas"]["Transfer"];
+        };
+        /**
+         * Format: int64
+         * @description Identifier of an identity verification of one of the calling merchant's businesses or of a person of it.
+         * @example 5521
+         */
+        IdentityVerificationId: number;
+        /**
+         * Format: int32
+         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @example 1287
+         */
+        BusinessId: number;
+        /**
+         * @description What is verified: `BUSINESS` (know-your-business checks of the business itself, from its record) or `PERSON` (know-your-customer checks of an owner, controller or signer of the business).
+         * @example BUSINESS
+         * @enum {string}
+         */
+        VerificationSubject: "BUSINESS" | "PERSON";
+        /**
+         * @description A person's role in the business: `BENEFICIAL_OWNER` (owns 25% or more), `CONTROL_PERSON` (significant managerial control) or `AUTHORIZED_SIGNER`.
+         * @example BENEFICIAL_OWNER
+         * @enum {string}
+         */
+        PersonRole: "BENEFICIAL_OWNER" | "CONTROL_PERSON" | "AUTHORIZED_SIGNER";
+        /** @description The verified person, without tax id, date of birth or document number. */
+        IdentityVerificationPersonSummary: {
+            /**
+             * @description Given name.
+             * @example Dana
+             */
+            firstName: string;
+            /**
+             * @description Family name.
+             * @example Whitfield
+             */
+            lastName: string;
+            /**
+             * @description The person's roles in the business.
+             * @example [
+             *       "BENEFICIAL_OWNER",
+             *       "CONTROL_PERSON"
+             *     ]
+             */
+            roles: (components["schemas"]["PersonRole"] | components["schemas"]["OpenEnumValue"])[];
+            /**
+             * Format: int32
+             * @description Percentage of the business the person owns; required (25 to 100) for a `BENEFICIAL_OWNER`.
+             * @example 60
+             */
+            ownershipPercentage: number | null;
+        };
+        /**
+         * @description State of one identity verification: `pending` (checks running) → `approved`, `rejected` or `needs_review`; `needs_review` (an analyst looks at it) → `approved` or `rejected`. `approved` and `rejected` are final.
+         * @example approved
+         * @enum {string}
+         */
+        VerificationStatus: "pending" | "approved" | "rejected" | "needs_review";
+        /**
+         * @description Why a verification was rejected or needs review.
+         * @example tax_id_mismatch
+         * @enum {string}
+         */
+        VerificationReasonCode: "tax_id_mismatch" | "name_mismatch" | "address_unverified" | "date_of_birth_mismatch" | "document_unverified" | "entity_not_found" | "entity_inactive" | "watchlist_match" | "watchlist_potential_match";
+        /** @description One reason for a verification outcome. */
+        VerificationReason: {
+            code: components["schemas"]["VerificationReasonCode"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Human-readable explanation.
+             * @example The EIN does not match the legal name on IRS records.
+             */
+            message: string;
+        };
+        /** @description An identity verification and its current outcome. */
+        IdentityVerification: {
+            id: components["schemas"]["IdentityVerificationId"];
+            businessId: components["schemas"]["BusinessId"];
+            subject: components["schemas"]["VerificationSubject"] | components["schemas"]["OpenEnumValue"];
+            /** @description The verified person for `PERSON`; null for `BUSINESS`. */
+            person: components["schemas"]["IdentityVerificationPersonSummary"] | null;
+            status: components["schemas"]["VerificationStatus"] | components["schemas"]["OpenEnumValue"];
+            /** @description Why the verification was rejected or needs review; empty otherwise. */
+            reasons: components["schemas"]["VerificationReason"][];
+            /**
+             * Format: date-time
+             * @description When the verification was requested (UTC).
+             * @example 2026-11-02T15:11:02.530Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the verification last changed state (UTC).
+             * @example 2026-11-02T15:11:02.530Z
+             */
+            updatedOn: string;
+            /**
+             * Format: date-time
+             * @description When it became `approved` or `rejected` (UTC); null before.
+             * @example 2026-11-02T15:11:02.530Z
+             */
+            decidedOn: string | null;
+        };
+        /** @description The body of a `verification.updated` event: the identity verification as `getIdentityVerification` shows it after its status changed (a decision, or a review requested), beside the event's `id`, `type`, `environment` and `timestamp`. The business's combined `verificationStatus` follows from its verifications. */
+        VerificationEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `verification.updated`.
+             * @constant
+             */
+            type: "verification.updated";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the status changed (ISO 8601, UTC).
+             * @example 2026-11-02T16:10:00.000Z
+             */
+            timestamp: string;
+            verification: components["schemas"]["IdentityVerification"];
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a payment (a payment request and the transaction it creates).
+         * @example 880231
+         */
+        PaymentId: number;
+        /**
+         * @description How a payee is paid: `STANDARD` (next-day ACH), `SAME_DAY` (same-day ACH), `DOMESTIC_WIRE` (Fedwire) or `INTERNATIONAL_WIRE` (SWIFT). The first two use the ACH route, the last two the WIRE route.
+         * @example STANDARD
+         * @enum {string}
+         */
+        PaymentMethodType: "STANDARD" | "SAME_DAY" | "DOMESTIC_WIRE" | "INTERNATIONAL_WIRE";
+        /**
+         * Format: int64
+         * @description Identifier of a partner. When a request sends it, it must be the calling partner's own id.
+         * @example 310
+         */
+        PartnerId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a merchant. On partner operations it must be a merchant linked to the calling partner.
+         * @example 1042
+         */
+        MerchantId: number;
+        /**
+         * @description The life-cycle state of a payment request: the payout states, and `returned`. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel before processing starts; `completed` → `returned` when the receiving bank returns the entry (an R code, days later). `failed`, `cancelled` and `returned` are final.
+         * @example processing
+         * @enum {string}
+         */
+        PaymentState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
+        /**
+         * @description The rail family of a payment or payee: `ACH` (payment method types `STANDARD` and `SAME_DAY`) or `WIRE` (`DOMESTIC_WIRE` and `INTERNATIONAL_WIRE`).
+         * @example ACH
+         * @enum {string}
+         */
+        PaymentRoute: "ACH" | "WIRE";
+        /**
+         * @description Checking or savings account.
+         * @example CHECKING
+         * @enum {string}
+         */
+        BankAccountType: "CHECKING" | "SAVINGS";
+        /** @description A notification of change (NOC) the payee's bank sent for this ACH payment: the entry settled, no money moved back, and `correctedData` is what to use from now on. Apply it to the recipient (`updateRecipient`) or counterparty (`updateCounterparty`) before the next payment; the network accepts the old data for a while, then returns entries. */
+        PaymentNotificationOfChange: {
+            /**
+             * @description The NOC code (`C01` account number, `C02` routing number, `C03` both, `C05` account type, ...).
+             * @example C01
+             */
+            changeCode: string;
+            /** @description The corrected fields; only those the change code corrects are present. */
+            correctedData: {
+                routingNumber?: components["schemas"]["AbaRoutingNumber"];
+                /**
+                 * @description The corrected account number, whole, so that it can be applied.
+                 * @example 000123456780
+                 */
+                accountNumber?: string;
+                bankAccountType?: components["schemas"]["BankAccountType"] | components["schemas"]["OpenEnumValue"];
+            };
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
+        /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
+        Payment: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description The payee paid. */
+            payeeId: components["schemas"]["PayeeId"];
+            /**
+             * @description Last 4 digits of the merchant account named in the request, or null when none was sent.
+             * @example 1012
+             */
+            merchantAccountNumber: string | null;
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description How the payment is sent; `INTERNATIONAL_WIR` in the request is recorded as `INTERNATIONAL_WIRE`. */
+            paymentMethodType: components["schemas"]["PaymentMethodType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description What the payment is for.
+             * @example November commission
+             */
+            description: string;
+            /**
+             * @description The caller's reference, or null.
+             * @example INV-2026-11-0042
+             */
+            externalId: string | null;
+            /**
+             * @description The internal note, or null.
+             * @example Approved by finance, ticket FIN-2291
+             */
+            internalNote: string | null;
+            /** @description The partner that made the request (the caller). */
+            partnerId: components["schemas"]["PartnerId"];
+            /** @description The merchant under which the payment is made. */
+            merchantId: components["schemas"]["MerchantId"];
+            /**
+             * @description The partner's unique id for the payment, or null when none was sent.
+             * @example acme-po-2026-11-000183
+             */
+            partnerPaymentUniqueId: string | null;
+            status: components["schemas"]["PaymentState"] | components["schemas"]["OpenEnumValue"];
+            /** @description `ACH` for `STANDARD` and `SAME_DAY`, `WIRE` for the wire payment method types. */
+            route: components["schemas"]["PaymentRoute"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The ACH return reason code (`R01` insufficient funds, `R02` account closed, ...) once the payment is `returned`; null otherwise.
+             * @example null
+             */
+            returnCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH payment, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["PaymentNotificationOfChange"] | null;
+            /**
+             * Format: date-time
+             * @description When the payment was accepted (UTC).
+             * @example 2026-11-02T15:20:41.207Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the payment last changed state (UTC).
+             * @example 2026-11-02T15:20:41.207Z
+             */
+            updatedOn: string;
+        };
+        /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
+        NocEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `noc.received`.
+             * @constant
+             */
+            type: "noc.received";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (ISO 8601, UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            timestamp: string;
+            transfer?: components["schemas"]["Transfer"];
+            payment?: components["schemas"]["Payment"];
+        };
+        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for. */
+        PaymentEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description `payment.created` when it is accepted, then `payment.<state>` for each state it enters.
+             * @example payment.completed
+             */
+            type: ("payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned") | components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             * @example 2026-11-02T15:20:44.100Z
+             */
+            timestamp: string;
+            payment: components["schemas"]["Payment"];
+        };
+        /** @description The body of a `webhook.test` delivery, sent by `testWebhook` to one registration to check that it receives and, when signed, verifies. It moves no money. */
+        WebhookTestEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `webhook.test`.
+             * @constant
+             */
+            type: "webhook.test";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the test was asked for (ISO 8601, UTC).
+             * @example 2026-11-02T14:10:00.000Z
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The registration the test was sent to.
+             * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+             */
+            webhook_id: string;
+        };
+        /** @description An event of a type added after this version of the contract: its `id`, `type` and `environment` are always there, and its other fields are those of its type. Handle a type you do not know by ignoring it. */
+        EventEnvelope: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description An event as it was delivered: the same body, field for field, that every matching webhook registration received (its `id` is the deliveries' `webhook-id`). Branch on `type`; handle a type you do not know by ignoring it, since new types may be added. */
+        Event: components["schemas"]["PayoutEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["VerificationEvent"] | components["schemas"]["NocEvent"] | components["schemas"]["PaymentEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["EventEnvelope"];
+        /** @description A page of events, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        EventList: {
+            /** @description The events on this page. */
+            data: components["schemas"]["Event"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example ZXZ0XzAxamQ4eDNtMGEyYjRjNmQ4ZTBmMmc0aDZq
+             */
+            nextCursor: string | null;
+        };
         /** @description The `payout.created` event (payout recorded). */
         PayoutEventCreated: components["schemas"]["PayoutEvent"] & {
+            /**
+             * @description Always `payout.created` for this event.
+             * @constant
+             */
+            type?: "payout.created";
             /**
              * @description Always `created` for this event.
              * @constant
@@ -733,6 +1485,11 @@ export interface components {
         /** @description The `payout.processing` event (being processed). */
         PayoutEventProcessing: components["schemas"]["PayoutEvent"] & {
             /**
+             * @description Always `payout.processing` for this event.
+             * @constant
+             */
+            type?: "payout.processing";
+            /**
              * @description Always `processing` for this event.
              * @constant
              */
@@ -740,6 +1497,11 @@ export interface components {
         };
         /** @description The `payout.sent` event (sent to bank or payment provider). */
         PayoutEventSent: components["schemas"]["PayoutEvent"] & {
+            /**
+             * @description Always `payout.sent` for this event.
+             * @constant
+             */
+            type?: "payout.sent";
             /**
              * @description Always `sent` for this event.
              * @constant
@@ -749,6 +1511,11 @@ export interface components {
         /** @description The `payout.completed` event (delivered). */
         PayoutEventCompleted: components["schemas"]["PayoutEvent"] & {
             /**
+             * @description Always `payout.completed` for this event.
+             * @constant
+             */
+            type?: "payout.completed";
+            /**
              * @description Always `completed` for this event.
              * @constant
              */
@@ -757,6 +1524,11 @@ export interface components {
         /** @description The `payout.failed` event (could not be completed). */
         PayoutEventFailed: components["schemas"]["PayoutEvent"] & {
             /**
+             * @description Always `payout.failed` for this event.
+             * @constant
+             */
+            type?: "payout.failed";
+            /**
              * @description Always `failed` for this event.
              * @constant
              */
@@ -764,6 +1536,11 @@ export interface components {
         };
         /** @description The `payout.cancelled` event (cancelled before completion). */
         PayoutEventCancelled: components["schemas"]["PayoutEvent"] & {
+            /**
+             * @description Always `payout.cancelled` for this event.
+             * @constant
+             */
+            type?: "payout.cancelled";
             /**
              * @description Always `cancelled` for this event.
              * @constant
@@ -892,8 +1669,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
-        UnprocessableContent: {
+        /** @description The request conflicts with the resource's current state, or reuses an idempotency key with a different body. Nothing was changed. */
+        Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -922,8 +1699,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request conflicts with the resource's current state, or reuses an idempotency key with a different body. Nothing was changed. */
-        Conflict: {
+        /** @description The request is well formed but breaks a business rule (for example an inactive account, too many decimals for the currency, an unsupported fee route or insufficient funds). Nothing was changed. */
+        UnprocessableContent: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -939,25 +1716,25 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The payee's identifier. */
-        PayeeIdPath: components["schemas"]["PayeeId"];
         /**
          * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
+        /** @description The payee's identifier. */
+        PayeeIdPath: components["schemas"]["PayeeId"];
         /**
-         * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-         * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+         * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
          */
-        "webhook-id": string;
+        "webhook-id": components["schemas"]["EventId"];
         /**
          * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
          * @example 1793628302
          */
         "webhook-timestamp": string;
         /**
-         * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+         * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         "webhook-signature": string;
@@ -982,7 +1759,7 @@ export interface components {
         "Retry-After": number;
         /** @description Path of the created resource, relative to the group's base address. */
         Location: string;
-        /** @description `true` when this response is the stored response of an earlier request with the same Idempotency-Key. */
+        /** @description `true` when this response answers a repeat of an earlier request (the same Idempotency-Key, or a payment request's same `partnerPaymentUniqueId`) instead of carrying it out again. */
         "Idempotent-Replayed": "true";
     };
     pathItems: never;
@@ -1029,7 +1806,13 @@ export interface operations {
     createPayee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1043,6 +1826,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1058,9 +1842,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1264,22 +2048,108 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types; repeat the parameter for several (`Type=payout.completed&Type=payout.failed`). */
+                Type?: components["schemas"]["EventType"][];
+                /** @description Only the events of this payout. */
+                PayoutUniqueReference?: components["schemas"]["PayoutReference"];
+                /**
+                 * @description Only events that happened at or after this time (ISO 8601).
+                 * @example 2026-11-02T14:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only events that happened before this time (ISO 8601).
+                 * @example 2026-11-02T15:00:00Z
+                 */
+                CreatedTo?: string;
+                /** @description Events per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (the `webhook-id` of its deliveries). */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     payoutCreatedWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
@@ -1305,19 +2175,19 @@ export interface operations {
     payoutProcessingWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
@@ -1343,19 +2213,19 @@ export interface operations {
     payoutSentWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
@@ -1381,19 +2251,19 @@ export interface operations {
     payoutCompletedWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
@@ -1419,19 +2289,19 @@ export interface operations {
     payoutFailedWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
@@ -1457,19 +2327,19 @@ export interface operations {
     payoutCancelledWebhook: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Standard Webhooks message id, unique per event; the same for every registration it is sent to. Sent on signed registrations.
-                 * @example msg_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
                  */
-                "webhook-id"?: components["parameters"]["webhook-id"];
+                "webhook-id": components["parameters"]["webhook-id"];
                 /**
                  * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
                  * @example 1793628302
                  */
                 "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
                 /**
-                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations.
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature"?: components["parameters"]["webhook-signature"];
