@@ -1,8 +1,10 @@
 // Compares two bundled OpenAPI 3.1 documents with api-smart-diff and classifies each change as breaking,
 // non-breaking, annotation, deprecated or unclassified, from the client's side: a request that gets
-// stricter or a response that loses something breaks clients; the reverse does not.
+// stricter or a response that loses something breaks clients; the reverse does not. Open responses and open
+// enumerations are classified by the contract's policy (compatibility-policy.ts).
 import { apiDiff, type Diff } from 'api-smart-diff';
-import type { Document } from './bundle-documents.js';
+import { followRef as follow, type Document } from './bundle-documents.js';
+import { applyPolicy } from './compatibility-policy.js';
 
 export type ChangeType = Diff['type'];
 
@@ -25,17 +27,6 @@ export interface Comparison {
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const webhookPrefix = 'webhook ';
-
-function follow(doc: Document, node: any): any {
-  let n = node;
-  for (let hops = 0; n && typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 32; hops += 1) {
-    n = n.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-}
 
 /**
  * api-smart-diff knows `paths` but not 3.1's `webhooks`. A webhook's payload is read by the merchant's
@@ -145,13 +136,16 @@ function toChange(diff: Diff, before: Document, after: Document): Change {
 export function compareDocuments(before: Document, after: Document): Comparison {
   const b = webhooksAsPaths(before);
   const a = webhooksAsPaths(after);
-  const diffs = apiDiff(b, a)
+  // api-smart-diff rewrites the documents it is given (siblings of an `anyOf` move into each member): the policy
+  // reads the documents as written.
+  const diffs = apiDiff(structuredClone(b), structuredClone(a))
     .filter((d) => !(d.path[0] === 'components' && reportedAtUse.has(String(d.path[1]))))
     // api-smart-diff marks an `examples` entry added or removed as an annotation but leaves a change inside
     // one unclassified: it is documentation all the same.
     .map((d) =>
       d.type === 'unclassified' && d.path.some((k) => k === 'examples' || k === 'example') ? { ...d, type: 'annotation' as const } : d,
-    );
+    )
+    .map((d) => applyPolicy(d, b, a));
   const counts: Record<ChangeType, number> = { breaking: 0, 'non-breaking': 0, annotation: 0, deprecated: 0, unclassified: 0 };
   for (const d of diffs) counts[d.type] += 1;
   return { counts, changes: diffs.map((d) => toChange(d, b, a)) };

@@ -1,15 +1,17 @@
-// `npm run diff -- <git ref>`: the contract changes between the documents at that ref and the working tree,
-// per API, classified by api-smart-diff (scripts/breaking-changes.ts). Prints each API's counts and every
-// breaking change. Exit 0: no breaking change; 1: at least one; 2: usage or another error.
+// `npm run diff -- <git ref> [--all]`: the contract changes between the documents at that ref and the working
+// tree, per API, classified by the compatibility policy (openapi/DECISIONS.md "Compatibility", applied by
+// scripts/breaking-changes.ts). Prints each API's counts and every breaking change; with --all, every other change
+// too. Exit 0: no breaking change; 1: at least one; 2: usage or another error.
 // The repository is the one holding the current directory; both sides are bundled the same way
 // (scripts/bundle-documents.ts), the ref's from a `git archive` of its openapi/ and redocly.yaml.
 import { bundleDocuments, type Document } from './bundle-documents.js';
 import { compareDocuments, type Change, type ChangeType } from './breaking-changes.js';
 import { commitOf, contractAtRef, repositoryOf, UnknownRefError } from './contract-at-ref.js';
 
-const usage = `Usage: npm run diff -- <git ref>
+const usage = `Usage: npm run diff -- <git ref> [--all]
   Compares the API documents at <git ref> (a commit, branch or tag) with the working tree's openapi/ and
-  lists the breaking changes. Exit status: 0 none, 1 breaking changes found, 2 usage or other error.`;
+  lists the breaking changes (with --all, every change, by kind). Exit status: 0 none, 1 breaking changes
+  found, 2 usage or other error.`;
 
 const shown: ChangeType[] = ['breaking', 'non-breaking', 'annotation', 'deprecated', 'unclassified'];
 
@@ -24,8 +26,15 @@ function line(c: Change): string {
   return `    ${c.method.padEnd(7)} ${c.path}\n            at ${c.location}\n            ${c.description}`;
 }
 
+/** Every change of one kind, under a heading; nothing when there is none. */
+function section(kind: ChangeType, changes: Change[]): string[] {
+  const of = changes.filter((c) => c.type === kind);
+  return of.length === 0 ? [] : [`  ${kind}:`, ...of.map(line)];
+}
+
 async function main(args: string[]): Promise<number> {
-  const refs = args.filter((a) => a !== '--');
+  const all = args.includes('--all');
+  const refs = args.filter((a) => a !== '--' && a !== '--all');
   if (refs.length !== 1 || refs[0] === '-h' || refs[0] === '--help') {
     console.error(usage);
     return 2;
@@ -53,7 +62,8 @@ async function main(args: string[]): Promise<number> {
     const { counts, changes } = compareDocuments(was, now);
     breaking += counts.breaking;
     console.log(`${name}: ${summary(counts)}`);
-    for (const c of changes.filter((x) => x.type === 'breaking')) console.log(line(c));
+    const listed = all ? shown.flatMap((kind) => section(kind, changes)) : changes.filter((c) => c.type === 'breaking').map(line);
+    for (const text of listed) console.log(text);
   }
   console.log(breaking > 0 ? `\n${breaking} breaking change${breaking === 1 ? '' : 's'}.` : '\nNo breaking changes.');
   return breaking > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 // docs/dist/index.html: the hand-written docs/landing/index.html with each {{slot}} filled from the contract.
 import { readFile } from 'node:fs/promises';
 import { repoRoot, type Node } from './docs-contract.js';
+import { renderOpenEnumerations } from './docs-compatibility.js';
 import { renderClientCode, renderCurlSteps } from './docs-quickstart.js';
 import {
   renderAuth,
@@ -8,6 +9,7 @@ import {
   renderErrors,
   renderGroups,
   renderLimits,
+  renderPagers,
   renderReferenceLinks,
   renderSandbox,
   renderStatesSvg,
@@ -46,9 +48,11 @@ export async function renderLanding(bundles: Record<Group, Node>, builtAt: Date)
     'states-svg': await renderStatesSvg(),
     'states-table': renderStatesTable(bundles),
     webhooks: renderWebhooks(bundles, receiver),
+    pagers: renderPagers(bundles),
     errors: renderErrors(bundles),
     auth: renderAuth(bundles),
     limits: renderLimits(bundles),
+    'open-enumerations': renderOpenEnumerations(bundles),
     sandbox: await renderSandbox(),
     decisions: await renderDecisions(),
     footer: `Built by <code>npm run docs</code> from the contract (API version ${versions}) on ${builtAt.toISOString().slice(0, 10)}.`,

@@ -1,9 +1,13 @@
-// One self-contained Redoc page per group: `redocly build-docs` over generated/<group>/openapi.json with Redoc
-// inlined (--inlineBundle; otherwise the page loads it from Redocly's CDN), telemetry off, and our template.
+// One self-contained Redoc page per group: `redocly build-docs` over generated/<group>/openapi.json, each operation's
+// problem types added to its description, with Redoc inlined (--inlineBundle; otherwise the page loads it from
+// Redocly's CDN), telemetry off, and our template.
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bundlePath, repoRoot } from './docs-contract.js';
+import { withProblemTypes } from './docs-problem-types.js';
 import type { Group } from '../generated/index.js';
 
 const run = promisify(execFile);
@@ -20,9 +24,12 @@ async function attributionDataUri(): Promise<string> {
 
 /** Builds docs/dist/<group>.html (or `outFile`), returning its path. Throws with Redocly's output on failure. */
 export async function buildReferencePage(group: Group, title: string, outFile: string): Promise<string> {
+  const work = await mkdtemp(join(tmpdir(), 'payout-reference-'));
+  const source = join(work, `${group}.json`);
+  await writeFile(source, JSON.stringify(withProblemTypes(JSON.parse(await readFile(bundlePath(group), 'utf8')))));
   const args = [
     'build-docs',
-    bundlePath(group),
+    source,
     '--output',
     outFile,
     '--inlineBundle',
@@ -43,6 +50,8 @@ export async function buildReferencePage(group: Group, title: string, outFile: s
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`redocly build-docs failed for ${group}:\n${e.stderr || e.stdout || e.message}`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 
   let html = await readFile(outFile, 'utf8');

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { generationCacheSeconds } from '../server/auth/client-generations.js';
 import { failedAttemptLimits } from '../server/auth/failed-attempts.js';
 import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
+import { answeredBy, catalogueAnchor } from './docs-problem-types.js';
 import {
   deref,
   operationsOf,
@@ -16,10 +17,12 @@ import {
   type Node,
   type Operation,
 } from './docs-contract.js';
+import { enumeration, enumerationCell } from './docs-compatibility.js';
 import { escapeHtml, inline, markdownToHtml } from './docs-markdown.js';
 import { groups, type Group } from '../generated/index.js';
 import { mockUrl } from './mock-servers.js';
 import { basePathOf } from './route-table.js';
+import { pagers } from '../client/paginate.js';
 
 const code = (s: unknown) => `<code>${escapeHtml(String(s))}</code>`;
 const pre = (s: string, lang: string) => `<pre><code class="language-${lang}">${escapeHtml(s)}</code></pre>`;
@@ -125,10 +128,9 @@ export function renderWebhooks(bundles: Record<Group, Node>, receiverCode: strin
   const required = new Set<string>(payload.required ?? []);
   const fieldRows = Object.keys(payload.properties ?? {}).map((p) => {
     const prop = property(doc, 'PayoutEvent', p);
-    const type = prop.enum
-      ? prop.enum.map((e: string) => code(e)).join(' ')
-      : code([prop.type].flat().join(' or ') + (prop.format ? ` (${prop.format})` : ''));
-    return [code(p), type, required.has(p) ? 'always' : 'sometimes', inline(String(prop.description ?? ''))];
+    const values = enumeration(doc, prop);
+    const type = values ? enumerationCell(values) : code([prop.type].flat().join(' or ') + (prop.format ? ` (${prop.format})` : ''));
+    return [code(p), type, required.has(p) ? 'always' : 'sometimes', inline(String(values?.description ?? prop.description ?? ''))];
   });
   const anyHook = deref(doc, events[0]![1]).post;
   const headerRows = (anyHook.parameters ?? []).map((raw: Node) => {
@@ -142,7 +144,7 @@ export function renderWebhooks(bundles: Record<Group, Node>, receiverCode: strin
   )
     .map((e) => deref(doc, e).value)
     .find((v: Node) => v.signed === true);
-  return `<h3>The six events</h3>
+  return `<h3>The events</h3>
 ${table(['Event', 'When', 'Example'], eventRows)}
 <h3>Payload</h3>
 <p>${inline(String(payload.description ?? ''))}</p>
@@ -170,10 +172,12 @@ export function renderErrors(bundles: Record<Group, Node>): string {
     code(p),
     inline(String(property(doc, 'ProblemFieldError', p).description ?? '')),
   ]);
+  const answering = answeredBy(bundles);
   const kinds = Object.entries(problemTypes).map(([kind, { status, title }]) => [
     code(problemTypeBase + kind),
     String(status),
     escapeHtml(title),
+    answering[kind as keyof typeof problemTypes],
   ]);
   const badRequest = deref(doc, doc.components?.responses?.BadRequest);
   const example = Object.values<Node>(badRequest?.content?.['application/problem+json']?.examples ?? {})[0];
@@ -183,9 +187,9 @@ export function renderErrors(bundles: Record<Group, Node>): string {
 ${table(['Field', 'Present', 'Meaning'], fields)}
 <p>Each entry of <code>errors</code>:</p>
 ${table(['Field', 'Meaning'], fieldErrorRows)}
-<h3>Problem types</h3>
-<p>The <code>type</code> values the service answers with; the last segment is the kind (<code>ApiProblemError.kind</code> in the client).</p>
-${table(['type', 'Status', 'Title'], kinds)}
+<h3 id="${catalogueAnchor}">Problem types</h3>
+<p>Every <code>type</code> value the service answers with, and where; the last segment is the kind (<code>ApiProblemError.kind</code> in the client). Each operation of the reference lists the kinds it answers (<code>x-problem-types</code> in the documents). New kinds may be added: treat an unknown one by its status.</p>
+${table(['type', 'Status', 'Title', 'Answered by'], kinds)}
 <h3>What is refused before anything is written</h3>
 <p>Every request is checked in full before its operation runs, and a refused request changes nothing. A 400
 <code>validation-error</code> names each field at fault once: values that break their <code>format</code> (a
@@ -252,7 +256,7 @@ function bounds(p: Node): string {
 /** The request fields whose limits a caller meets first. */
 const limitedFields: { group: Group; schema: string; props: string[] }[] = [
   { group: 'merchant', schema: 'PayeeCreateRequest', props: ['name', 'EmailAddress', 'phoneNumber', 'taxId', 'idType'] },
-  { group: 'merchant', schema: 'Address', props: ['addressLine', 'state', 'city', 'country', 'postalCode'] },
+  { group: 'merchant', schema: 'AddressRequest', props: ['addressLine', 'state', 'city', 'country', 'postalCode'] },
   { group: 'merchant', schema: 'PayeeAccountRequest', props: ['accountHolderName', 'accountNumber', 'IBAN'] },
   { group: 'merchant', schema: 'PayoutCreateRequest', props: ['Amount', 'Currency', 'Description'] },
   { group: 'merchant', schema: 'WebhookCreateRequest', props: ['url', 'events'] },
@@ -342,4 +346,22 @@ export async function renderDecisions(): Promise<string> {
     .map((h) => `<li><a href="#${h.id}">${inline(h.text)}</a></li>`)
     .join('');
   return `<ul class="decision-topics">${toc}</ul>\n${html}`;
+}
+
+/** The client's pager of each paged list, with the operation it walks and the page shape it follows. */
+export function renderPagers(bundles: Record<Group, Node>): string {
+  const rows = Object.entries(pagers).map(([operationId, pager]) => {
+    const found = groups.flatMap((g) =>
+      operationsOf(bundles[g])
+        .filter((o) => o.op.operationId === operationId)
+        .map((o) => ({ g, o })),
+    );
+    if (found.length === 0) throw new Error(`the client pager ${pager} walks ${operationId}, which no document has`);
+    const { g, o } = found[0]!;
+    const letters = [...new Set(found.map((f) => seedLetter(f.g)))].join(', ');
+    const cursor = (o.op.parameters ?? []).some((p: Node) => deref(bundles[g], p).name === 'Cursor');
+    const shape = cursor ? 'cursor (<code>nextCursor</code>)' : 'page number';
+    return [code(pager), `${code(`${o.method.toUpperCase()} ${o.path}`)} (${escapeHtml(letters)})`, shape];
+  });
+  return table(['Pager', 'Walks', 'Paging'], rows);
 }

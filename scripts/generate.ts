@@ -1,12 +1,13 @@
 // `npm run generate`: openapi/ → generated/. For each group: the bundled document (redocly bundle), its
-// TypeScript types (openapi-typescript, string unions, no TS enums) and its route table. Across groups: the
-// index (the groups, in redocly.yaml's order, and their route tables) and the problem catalogue the contract's
-// Problem schema carries. `--check` writes nothing and fails when generated/ differs from what the documents
-// produce (the drift check of `npm run check`).
+// TypeScript types (openapi-typescript, string unions, no TS enums; open enumerations as open-enum-types.ts says)
+// and its route table. Across groups: the index (the groups, in redocly.yaml's order, and their route tables) and
+// the problem catalogue the contract's Problem schema carries. `--check` writes nothing and fails when generated/
+// differs from what the documents produce (the drift check of `npm run check`).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { bundleDocuments } from './bundle-documents.js';
+import { openEnumType } from './open-enum-types.js';
 import { indexSource, problemTypesSource, routeTableSource, type OpenApiDocument } from './route-table.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -16,7 +17,11 @@ async function outputsFor(group: string, doc: OpenApiDocument): Promise<Map<stri
   const from = stamp(`openapi/${group}/`);
   const files = new Map<string, string>();
   files.set(`${group}/openapi.json`, `${JSON.stringify({ 'x-generated': from, ...doc }, null, 2)}\n`);
-  const ast = await openapiTS(doc as never, { defaultNonNullable: false, enum: false });
+  const ast = await openapiTS(doc as never, {
+    defaultNonNullable: false,
+    enum: false,
+    transform: (schema) => openEnumType(schema as Record<string, unknown>),
+  });
   files.set(`${group}/schema.ts`, `// ${from}\n\n${astToString(ast)}`);
   files.set(`${group}/routes.ts`, routeTableSource(group, doc, from));
   return files;

@@ -1,10 +1,11 @@
-// `npm run lint:contract`: Redocly (recommended-strict plus redocly.yaml's rules) over the hand-written documents, then
-// Spectral's OWASP API Security ruleset (.spectral.yaml) over fresh bundles of them. Any problem, even a
-// warning, fails. Bundles go to node_modules/payout-lint/ so .spectral.yaml's override globs match them.
+// `npm run lint:contract`: Redocly (recommended-strict plus redocly.yaml's rules) over the hand-written documents, the
+// problem-type rules (lint-problem-types.ts), then Spectral's OWASP API Security ruleset (.spectral.yaml) over fresh
+// bundles of them. Any problem, even a warning, fails. Bundles go to node_modules/payout-lint/ so .spectral.yaml's override globs match them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleDocuments } from './bundle-documents.js';
+import { problemTypeFindings } from './lint-problem-types.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
@@ -22,6 +23,13 @@ function step(title: string, command: string, args: string[]): void {
 const bundles = await bundleDocuments(root);
 const groups = [...bundles.keys()];
 step('Redocly lint (recommended-strict)', bin('redocly'), ['lint', '--format=stylish', ...groups]);
+console.log('\n▶ Problem types (x-problem-types against the catalogue and each operation)');
+const findings = problemTypeFindings(bundles, root);
+if (findings.length > 0) {
+  for (const finding of findings) console.error(`  ${finding}`);
+  console.error(`\n✖ ${findings.length} problem-type finding${findings.length === 1 ? '' : 's'}.`);
+  process.exit(1);
+}
 const out = join(root, 'node_modules/payout-lint');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -5,7 +5,7 @@
 import type { Credentials } from '../../client/create-clients.js';
 import { createMerchantClient, createPlatformClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { receivePayoutEvent } from '../../client/webhooks.js';
+import { isPayoutEvent, receiveEvent } from '../../client/webhooks.js';
 
 export interface QuickStartAddresses {
   /** {base_url}: groups A (and D). */
@@ -83,7 +83,9 @@ export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }:
 /** Handles one payout webhook delivery. `rawBody` is the request body exactly as received (a signature covers
  *  the bytes, so verify before parsing); `secret` is the `whsec_...` shown once for a signed registration. */
 export async function handlePayoutWebhook(rawBody: string, headers: Headers, secret?: string): Promise<string> {
-  const event = await receivePayoutEvent(rawBody, headers, { secret }); // throws when the signature does not hold
+  const event = await receiveEvent(rawBody, headers, { secret }); // throws when the signature does not hold
+  // event.id is also the webhook-id header: remember the ids handled and skip one seen before.
+  if (!isPayoutEvent(event)) return `ignored ${event.type}`; // webhook.test, and types added later
   switch (event.state) {
     case 'completed':
       return `paid ${event.amount} ${event.currency} (${event.payout_request_id})`;

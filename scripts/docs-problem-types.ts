@@ -1,0 +1,76 @@
+// The problem catalogue in the docs: on the landing page, every kind with its status, title and the operations that
+// answer it (from each operation's `x-problem-types`); on each reference page, every operation's own kinds, appended
+// to its description (Redoc shows no vendor extension on its own).
+import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
+import { groups, type Group } from '../generated/index.js';
+import { operationsOf, type Node } from './docs-contract.js';
+import { escapeHtml } from './docs-markdown.js';
+
+type Kind = keyof typeof problemTypes;
+
+/** The landing page's anchor of the catalogue, which each operation's list links to. */
+export const catalogueAnchor = 'problem-types';
+
+const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (op['x-problem-types'] as Kind[]) : []);
+
+/** The Markdown table appended to an operation's description. */
+function operationTable(kinds: Kind[]): string {
+  const rows = kinds.map((k) => `| \`${k}\` | ${problemTypes[k]?.status ?? '?'} | ${problemTypes[k]?.title ?? ''} |`);
+  return [
+    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](index.html#${catalogueAnchor})):`,
+    '',
+    '| kind | status | title |',
+    '|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/** A copy of a bundled document whose operations' descriptions end with the kinds they answer. */
+export function withProblemTypes(doc: Node): Node {
+  const copy = structuredClone(doc) as Node;
+  for (const { op } of operationsOf(copy)) {
+    const kinds = kindsOf(op);
+    if (kinds.length > 0) op.description = `${String(op.description ?? '').trimEnd()}\n\n${operationTable(kinds)}`;
+  }
+  return copy;
+}
+
+/** Which operations answer each kind: a phrase where they are all of a kind of operation, else their names. */
+export function answeredBy(bundles: Record<Group, Node>): Record<Kind, string> {
+  const all: { group: Group; id: string; secured: boolean; body: boolean; kinds: Kind[] }[] = [];
+  for (const group of groups) {
+    const doc = bundles[group];
+    for (const { op } of operationsOf(doc))
+      all.push({
+        group,
+        id: String(op.operationId),
+        secured: (op.security ?? doc.security ?? []).some((s: Node) => Object.keys(s).length > 0),
+        body: Boolean(op.requestBody),
+        kinds: kindsOf(op),
+      });
+  }
+  const same = (a: typeof all, b: typeof all) => a.length === b.length && a.every((x) => b.includes(x));
+  const phrases: [typeof all, string][] = [
+    [all, 'every operation'],
+    [all.filter((o) => o.secured), 'every operation that takes a token'],
+    [all.filter((o) => o.body), 'every operation with a body'],
+  ];
+  const out = {} as Record<Kind, string>;
+  for (const kind of Object.keys(problemTypes) as Kind[]) {
+    const answering = all.filter((o) => o.kinds.includes(kind));
+    const phrase = phrases.find(([set]) => same(answering, set))?.[1];
+    if ((problemTypes[kind] as { unrouted?: boolean }).unrouted) out[kind] = 'requests that match no operation';
+    else if (phrase) out[kind] = phrase;
+    else
+      out[kind] = groups
+        .map((g) => {
+          const ids = [...new Set(answering.filter((o) => o.group === g).map((o) => o.id))];
+          return ids.length === 0
+            ? ''
+            : `<a href="${g}.html">${escapeHtml(bundles[g].info.title)}</a>: ${ids.map((id) => `<code>${id}</code>`).join(', ')}`;
+        })
+        .filter(Boolean)
+        .join('<br>');
+  }
+  return out;
+}
