@@ -13,6 +13,8 @@ export interface Config {
   validateResponses: boolean;
   runWorkers: boolean;
   docsDir: string;
+  /** `sandbox` (the default) or `production`: the simulations answer only in the sandbox. */
+  environment: 'sandbox' | 'production';
 }
 
 const root = new URL('..', import.meta.url).pathname;
@@ -32,6 +34,13 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   return raw === 'true';
 }
 
+function environment(env: NodeJS.ProcessEnv): 'sandbox' | 'production' {
+  const raw = env.ENVIRONMENT;
+  if (raw === undefined || raw === '') return 'sandbox';
+  if (raw !== 'sandbox' && raw !== 'production') throw new Error(`ENVIRONMENT must be sandbox or production; got "${raw}".`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
@@ -45,5 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: flag(env, 'RUN_WORKERS', true),
     docsDir: resolve(root, 'docs/dist'),
+    environment: environment(env),
   };
 }

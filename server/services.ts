@@ -3,13 +3,16 @@ import type { Logger } from 'pino';
 import { ClientGenerations } from './auth/client-generations.js';
 import { Credentials } from './auth/credentials.js';
 import { Banking } from './banking/banking.js';
+import { TransferEngine } from './banking/transfer-engine.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TokenIssuer } from './auth/token-issuer.js';
 import type { Config } from './config.js';
 import { PayeeAccounts } from './payees/payee-accounts.js';
 import { Payees } from './payees/payees.js';
+import { Counterparties } from './partners/counterparties.js';
 import { PartnerScope } from './partners/partner-scope.js';
+import { PayeeUpdates } from './partners/payee-updates.js';
 import { PaymentEngine } from './partners/payment-engine.js';
 import { Payments } from './partners/payments.js';
 import { Recipients } from './partners/recipients.js';
@@ -20,6 +23,8 @@ import type { Store } from './store/database.js';
 import type { Resolver } from './webhooks/address-guard.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookRegistrations } from './webhooks/webhook-registrations.js';
+import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
+import { Events } from './events/events.js';
 
 export interface Services {
   store: Store;
@@ -31,10 +36,15 @@ export interface Services {
   accounts: PayeeAccounts;
   payouts: Payouts;
   webhooks: WebhookRegistrations;
+  webhookDeliveries: WebhookDeliveries;
+  events: Events;
   engine: PayoutEngine;
   dispatcher: WebhookDispatcher;
   banking: Banking;
+  transferEngine: TransferEngine;
   recipients: Recipients;
+  counterparties: Counterparties;
+  payeeUpdates: PayeeUpdates;
   payments: Payments;
   paymentEngine: PaymentEngine;
 }
@@ -76,6 +86,12 @@ export async function createServices(
     log,
   );
   const scope = new PartnerScope(store);
+  const transferEngine = new TransferEngine(
+    store,
+    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, onProgress: () => dispatcher.wake() },
+    log,
+  );
+  const webhooks = new WebhookRegistrations(store, { allowPrivate: config.webhookAllowPrivate, resolve: options.resolve });
   const paymentEngine = new PaymentEngine(
     store,
     sandboxRail,
@@ -98,12 +114,21 @@ export async function createServices(
         dispatcher.wake();
       },
     }),
-    webhooks: new WebhookRegistrations(store, { allowPrivate: config.webhookAllowPrivate, resolve: options.resolve }),
+    webhooks,
+    webhookDeliveries: new WebhookDeliveries(store, webhooks, dispatcher),
+    events: new Events(store),
     engine,
     dispatcher,
-    banking: new Banking(store),
+    banking: new Banking(store, log, { stepMs: config.sandboxStepMs, onCreated: () => transferEngine.wake() }, config.environment),
+    transferEngine,
     recipients: new Recipients(store, scope),
-    payments: new Payments(store, scope, { stepMs: config.sandboxStepMs, onCreated: () => paymentEngine.wake() }),
+    counterparties: new Counterparties(store, scope),
+    payeeUpdates: new PayeeUpdates(store),
+    payments: new Payments(store, scope, {
+      stepMs: config.sandboxStepMs,
+      onCreated: () => paymentEngine.wake(),
+      environment: config.environment,
+    }),
     paymentEngine,
   };
 }
@@ -115,5 +140,5 @@ function engineSettings(config: Config) {
 
 /** The background workers of a process, started and stopped together (RUN_WORKERS). */
 export function workersOf(s: Services): { start(): void; stop(): Promise<void> }[] {
-  return [s.engine, s.dispatcher, s.paymentEngine];
+  return [s.engine, s.dispatcher, s.paymentEngine, s.transferEngine];
 }

@@ -41,14 +41,18 @@ export class BankAccounts {
     return conflictOn(numberIndex, numberTaken, () =>
       idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createAccount', idempotencyKey, request), async (trx) => {
         const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
-        if (business.status !== 'active' || business.verification_status !== 'approved') {
-          const why = business.status !== 'active' ? `is ${business.status}` : `has verificationStatus ${business.verification_status}`;
+        // A suspended or closed business breaks the rule every banking create shares; an active one that is not
+        // approved yet has a kind of its own, since verifying it is what the caller does next.
+        if (business.status !== 'active') {
+          throw new Problem('business-rule', `Business ${businessId} is ${business.status}; accounts open only for an active business.`, {
+            errors: [pathParam('businessId', `business is ${business.status}`)],
+          });
+        }
+        if (business.verification_status !== 'approved') {
           throw new Problem(
-            'business-rule',
-            `Business ${businessId} ${why}; accounts open only for an active business whose verification is approved.`,
-            {
-              errors: [pathParam('businessId', 'business not verified')],
-            },
+            'business-not-verified',
+            `Business ${businessId} has verificationStatus ${business.verification_status}; accounts open once it is approved.`,
+            { errors: [pathParam('businessId', 'business not verified')] },
           );
         }
         let fundingAccountId: number | null = null;
@@ -62,7 +66,7 @@ export class BankAccounts {
             .where('currency', '=', 'USD')
             .executeTakeFirst();
           if (!funding) {
-            throw new Problem('business-rule', 'The funding account number is not an active USD account of this business.', {
+            throw new Problem('invalid-funding-account', 'The funding account number is not an active USD account of this business.', {
               errors: [bodyField('fundingAccountNumber', 'not an active account of this business')],
             });
           }

@@ -15,7 +15,7 @@ type Schemas = components['schemas'];
 export const taxIdKey = (taxId: string) => taxId.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
 const duplicate = (taxId: string) =>
-  new Problem('conflict', `This merchant already has a business with tax id ${taxId}.`, {
+  new Problem('duplicate-business', `This merchant already has a business with tax id ${taxId}.`, {
     errors: [bodyField('taxId', 'already used by another business')],
   });
 const taxIdIndex = { name: 'banking_businesses_tax_id', columns: 'banking_businesses.merchant_id, banking_businesses.tax_id_key' };

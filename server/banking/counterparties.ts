@@ -15,7 +15,7 @@ type Schemas = components['schemas'];
 export type CounterpartyCreateRequest = Schemas['CounterpartyCreateRequest'];
 
 const invalidBank = (field: string, detail: string) =>
-  new Problem('business-rule', detail, { errors: [bodyField(field, 'unknown bank or account number')] });
+  new Problem('invalid-bank', detail, { errors: [bodyField(field, 'unknown bank or account number')] });
 
 /** Countries whose banks are paid to IBANs (the BIC's 5th and 6th characters name the country). */
 const ibanCountries = new Set(

@@ -36,7 +36,7 @@ export function convertToUsd(targetMinor: number, currency: string): Conversion 
   const rate = fxRates[currency];
   const exponent = currencyExponents[currency];
   if (rate === undefined || exponent === undefined) {
-    throw new Problem('business-rule', `International wires are not sent in ${currency}.`, {
+    throw new Problem('unsupported-currency', `International wires are not sent in ${currency}.`, {
       errors: [bodyField('currency', 'unsupported currency')],
     });
   }

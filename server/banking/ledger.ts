@@ -12,12 +12,12 @@
 // account queue instead of overdrawing it, and transfers in opposite directions cannot deadlock.
 import type { Kysely, Selectable } from 'kysely';
 import { Problem, bodyField } from '../problems.js';
-import type { BankingAccountTable, BankingLedgerEntryTable, EntryDirection, EntryStatus, TransferType } from '../store/banking-schema.js';
+import type { BankingAccountTable, BankingLedgerEntryTable, EntryDirection, EntryStatus, OutboundRail } from '../store/banking-schema.js';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 
 /** The settlement (clearing) account of each external rail. */
-export const settlementAccount: Readonly<Record<Exclude<TransferType, 'INTERNAL'>, string>> = {
+export const settlementAccount: Readonly<Record<OutboundRail, string>> = {
   ACH_PULL: 'settlement:ach',
   ACH_PUSH: 'settlement:ach',
   WIRE_DOMESTIC: 'settlement:wire_domestic',
@@ -31,7 +31,7 @@ export interface LedgerSide {
 }
 
 export const accountSide = (accountId: number): LedgerSide => ({ ledgerAccount: `account:${accountId}`, accountId });
-export const settlementSide = (type: Exclude<TransferType, 'INTERNAL'>): LedgerSide => ({
+export const settlementSide = (type: OutboundRail): LedgerSide => ({
   ledgerAccount: settlementAccount[type],
   accountId: null,
 });

@@ -12,7 +12,7 @@
 //   91 → returned (ACH pull R01, ACH push R02, wires returned as account closed), 92 → failed,
 //   93 → stays processing, anything else → completed. Internal transfers always complete.
 import type { components } from '../../generated/banking/schema.js';
-import type { TransferType, VerificationStatus } from '../store/banking-schema.js';
+import type { OutboundRail, VerificationStatus } from '../store/banking-schema.js';
 
 type Schemas = components['schemas'];
 export type VerificationReason = Schemas['VerificationReason'];
@@ -70,7 +70,7 @@ export function personVerificationOutcome(lastName: string): VerificationOutcome
 
 export type TransferOutcome = { status: 'completed' | 'processing' } | { status: 'failed' | 'returned'; reasons: TransferReason[] };
 
-const returnReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> = {
+const returnReasons: Record<OutboundRail, TransferReason> = {
   ACH_PULL: {
     code: 'insufficient_funds',
     networkCode: 'R01',
@@ -89,7 +89,7 @@ const returnReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> =
   },
 };
 
-const failureReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> = {
+const failureReasons: Record<OutboundRail, TransferReason> = {
   ACH_PULL: { code: 'network_rejected', networkCode: null, message: 'The ACH operator rejected the entry.' },
   ACH_PUSH: { code: 'network_rejected', networkCode: null, message: 'The ACH operator rejected the entry.' },
   WIRE_DOMESTIC: { code: 'beneficiary_bank_rejected', networkCode: null, message: "The beneficiary's bank rejected the wire." },
@@ -97,7 +97,7 @@ const failureReasons: Record<Exclude<TransferType, 'INTERNAL'>, TransferReason> 
 };
 
 /** The final state the sandbox rail gives an ACH or wire transfer of this amount (minor units of its currency). */
-export function transferOutcome(type: Exclude<TransferType, 'INTERNAL'>, amountMinor: number): TransferOutcome {
+export function transferOutcome(type: OutboundRail, amountMinor: number): TransferOutcome {
   switch (amountMinor % 100) {
     case 91:
       return { status: 'returned', reasons: [returnReasons[type]] };

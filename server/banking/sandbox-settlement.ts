@@ -1,20 +1,22 @@
-// Settlement in the sandbox: an ACH or wire transfer is submitted and settled within the request that
-// created it, walking the transfer's life cycle to the outcome its amount selects (sandbox-outcomes.ts), so
-// the 201 carries the final state. Submission assigns what the network would: an ACH trace number, a
-// Fedwire IMAD or a SWIFT gpi UETR.
+// Settlement in the sandbox: an ACH or wire transfer is accepted `pending` (funds held), and the transfer
+// engine (transfer-engine.ts) takes it one step at a time, `SANDBOX_STEP_MS` apart, as a bank's network would:
+// submitted (`processing`, with the ACH trace number, the Fedwire IMAD or the SWIFT gpi UETR), then settled
+// (`completed`) or rejected (`failed`), and for a returned outcome, returned a step after settling. The outcome
+// is the one its amount selects (sandbox-outcomes.ts); simulations (simulations.ts) decide it instead.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
-import type { BankingTransferTable } from '../store/banking-schema.js';
+import type { BankingTransferTable, OutboundRail } from '../store/banking-schema.js';
 import type { Database } from '../store/schema.js';
 import { bankRoutingNumber } from './routing-numbers.js';
-import type { TransferOutcome } from './sandbox-outcomes.js';
+import { transferOutcome } from './sandbox-outcomes.js';
 import { transitionTransfer } from './transfer-transitions.js';
 
 type Schemas = components['schemas'];
+type Row = Selectable<BankingTransferTable>;
 
 /** The transfer's rail details once the network has it. */
-function submitted(row: Selectable<BankingTransferTable>, now: number): { ach?: string; wire?: string } {
+export function submitted(row: Row, now: number): { ach?: string; wire?: string } {
   const id = Number(row.id);
   if (row.ach !== null) {
     const ach = JSON.parse(row.ach) as Schemas['AchTransferDetails'];
@@ -33,23 +35,31 @@ function submitted(row: Selectable<BankingTransferTable>, now: number): { ach?: 
   return {};
 }
 
-/** Takes a pending ACH or wire transfer to the sandbox outcome; returns the row as it ends. */
-export async function settleInSandbox(
-  db: Kysely<Database>,
-  pending: Selectable<BankingTransferTable>,
-  outcome: TransferOutcome,
-  now: number,
-): Promise<Selectable<BankingTransferTable>> {
-  let row = await transitionTransfer(db, pending, 'processing', { now, ...submitted(pending, now) });
-  switch (outcome.status) {
+/**
+ * Takes a due transfer one step towards its sandbox outcome; returns the row as it is after the step. A transfer
+ * whose outcome is to stay `processing` (or that a simulation must decide) gets no next step.
+ */
+export async function stepInSandbox(db: Kysely<Database>, row: Row, now: number, stepMs: number): Promise<Row> {
+  const outcome = transferOutcome(row.type as OutboundRail, Number(row.amount_minor));
+  switch (row.status) {
+    case 'pending':
+      return transitionTransfer(db, row, 'processing', {
+        now,
+        ...submitted(row, now),
+        nextStepAt: outcome.status === 'processing' ? null : now + stepMs,
+      });
     case 'processing':
-      return row;
-    case 'failed':
-      return transitionTransfer(db, row, 'failed', { now, reasons: outcome.reasons });
+      if (outcome.status === 'failed') return transitionTransfer(db, row, 'failed', { now, reasons: outcome.reasons });
+      if (outcome.status === 'processing') return row;
+      return transitionTransfer(db, row, 'completed', { now, nextStepAt: outcome.status === 'returned' ? now + stepMs : null });
     case 'completed':
-      return transitionTransfer(db, row, 'completed', { now });
-    case 'returned':
-      row = await transitionTransfer(db, row, 'completed', { now });
-      return transitionTransfer(db, row, 'returned', { now, reasons: outcome.reasons });
+      if (outcome.status !== 'returned') return row;
+      return transitionTransfer(db, row, 'returned', {
+        now,
+        reasons: outcome.reasons,
+        returnCode: outcome.reasons[0]?.networkCode ?? undefined,
+      });
+    default:
+      return row;
   }
 }

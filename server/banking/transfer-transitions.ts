@@ -1,5 +1,5 @@
-// The one way a transfer changes state: a compare-and-set on its current status and the ledger change
-// that state means, in the caller's transaction.
+// The one way a transfer changes state: a compare-and-set on its current status, the ledger change that state
+// means and the state's event (`transfer.<status>`), in the caller's transaction.
 //   pending → processing (submitted to the network: trace number, IMAD or UETR assigned)
 //   processing → completed (entries posted) | failed (holds voided)
 //   pending → completed (book transfers, posted at once) | failed
@@ -9,6 +9,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { BankingTransferTable, TransferStatus } from '../store/banking-schema.js';
 import type { Database } from '../store/schema.js';
 import { reverseEntries, settleEntries } from './ledger.js';
+import { recordTransferEvent } from './transfer-events.js';
 import type { TransferReason } from './sandbox-outcomes.js';
 
 export const allowedTransferTransitions: Readonly<Record<TransferStatus, readonly TransferStatus[]>> = {
@@ -25,6 +26,10 @@ export interface TransitionOptions {
   /** Rail details learnt in this step (JSON of the transfer's `ach` or `wire`). */
   ach?: string | null;
   wire?: string | null;
+  /** When the sandbox takes the next step; null (the default) when none is due. */
+  nextStepAt?: number | null;
+  /** For `returned`: the network's return code. */
+  returnCode?: string;
 }
 
 /** Moves the transfer from its current status to `to`, with the ledger change; throws if another writer moved it. */
@@ -40,6 +45,8 @@ export async function transitionTransfer(
     .set({
       status: to,
       updated_at: options.now,
+      next_step_at: options.nextStepAt ?? null,
+      ...(to === 'returned' ? { return_code: options.returnCode ?? null, returned_at: options.now } : {}),
       ...(options.reasons ? { reasons: JSON.stringify(options.reasons) } : {}),
       ...(options.ach !== undefined ? { ach: options.ach } : {}),
       ...(options.wire !== undefined ? { wire: options.wire } : {}),
@@ -53,5 +60,6 @@ export async function transitionTransfer(
   if (to === 'completed') await settleEntries(db, id, 'posted', options.now);
   if (to === 'failed') await settleEntries(db, id, 'voided', options.now);
   if (to === 'returned') await reverseEntries(db, id, options.now);
+  await recordTransferEvent(db, updated, `transfer.${to as Exclude<TransferStatus, 'pending'>}`, options.now);
   return updated;
 }

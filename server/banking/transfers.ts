@@ -1,28 +1,29 @@
 // The five ways money moves: ACH pull and push, domestic and international wires, internal (book)
 // transfers. Each is one transaction: checks, the account locks, any funding-account sweep, the transfer,
-// its balanced ledger entries and the balance changes, then (sandbox) its settlement. A refused debit
-// writes nothing: the transaction rolls back.
+// its balanced ledger entries (held: `pending`) and the balance changes, and its `transfer.created` event. A
+// refused debit writes nothing: the transaction rolls back. An internal transfer completes in the same
+// transaction; ACH and wires are then taken through the network's steps by the transfer engine
+// (transfer-engine.ts, paced by SANDBOX_STEP_MS in the sandbox).
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { toDecimalString, toMinorUnits } from '../money/currencies.js';
 import { lastFour } from '../personal-data/masking.js';
-import type { BankingAccountTable, BankingCounterpartyTable, TransferType } from '../store/banking-schema.js';
+import type { BankingAccountTable, BankingCounterpartyTable, TransferType, OutboundRail } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
 import { convertToUsd } from './fx-rates.js';
 import { accountSide, insufficientFunds, lockAccounts, settlementSide, writeEntries, type LedgerSide } from './ledger.js';
 import { findAccount, findCounterparty } from './lookups.js';
-import { settleInSandbox } from './sandbox-settlement.js';
-import { transferOutcome } from './sandbox-outcomes.js';
+import { recordTransferEvent, transferView } from './transfer-events.js';
 import { transitionTransfer } from './transfer-transitions.js';
-import { toBalance, toTransfer, type Transfer } from './views.js';
+import type { Transfer } from './views.js';
 
 type Schemas = components['schemas'];
 type AccountRow = Selectable<BankingAccountTable>;
 type CounterpartyRow = Selectable<BankingCounterpartyTable>;
-type Rail = Exclude<TransferType, 'INTERNAL'>;
+type Rail = OutboundRail;
 
 /** Same-day ACH carries at most 1,000,000.00 per entry. */
 const sameDayLimitMinor = 100_000_000;
@@ -66,7 +67,9 @@ const accountParty = (a: AccountRow): Party => ({
 
 function onlyUsd(currency: string): void {
   if (currency !== 'USD')
-    throw new Problem('business-rule', `This rail moves only USD, not ${currency}.`, { errors: [bodyField('currency', 'only USD')] });
+    throw new Problem('unsupported-currency', `This rail moves only USD, not ${currency}.`, {
+      errors: [bodyField('currency', 'only USD')],
+    });
 }
 
 /** The next banking day after `now` (UTC), skipping weekends: the settlement date of next-day ACH. */
@@ -85,7 +88,7 @@ function checkCounterparty(cp: CounterpartyRow, account: AccountRow, rail: Rail)
     });
   }
   const mismatch = (detail: string) =>
-    new Problem('business-rule', detail, { errors: [bodyField('counterpartyId', 'no details for this rail')] });
+    new Problem('counterparty-rail-mismatch', detail, { errors: [bodyField('counterpartyId', 'no details for this rail')] });
   if ((rail === 'ACH_PULL' || rail === 'ACH_PUSH') && cp.ach_account_number === null)
     throw mismatch(`Counterparty ${cp.id} has no ACH details.`);
   if (rail === 'WIRE_DOMESTIC' && cp.wire_bank_id_type !== 'ABA')
@@ -94,8 +97,18 @@ function checkCounterparty(cp: CounterpartyRow, account: AccountRow, rail: Rail)
     throw mismatch(`Counterparty ${cp.id} has no wire details with a BIC bank.`);
 }
 
+export interface TransferSettings {
+  /** Delay before the first step of a new ACH or wire transfer (SANDBOX_STEP_MS). */
+  stepMs: number;
+  /** Called after a transfer is created, so the engine can start at once. */
+  onCreated?: () => void;
+}
+
 export class Transfers {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly settings: TransferSettings = { stepMs: 0 },
+  ) {}
 
   async achPull(merchantId: number, body: Schemas['AchPullRequest'], key?: string): Promise<StoredResponse<Transfer>> {
     return this.ach('ACH_PULL', 'createAchPull', merchantId, body, key);
@@ -116,7 +129,7 @@ export class Transfers {
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     const sameDay = body.sameDay ?? false;
     if (sameDay && amountMinor > sameDayLimitMinor) {
-      throw new Problem('business-rule', 'Same-day ACH carries at most 1,000,000.00; send it next-day.', {
+      throw new Problem('same-day-limit', 'Same-day ACH carries at most 1,000,000.00; send it next-day.', {
         errors: [bodyField('amount', 'above the same-day limit')],
       });
     }
@@ -276,7 +289,7 @@ export class Transfers {
     key: string | undefined,
     plan: (trx: Transaction<Database>) => Promise<Plan>,
   ): Promise<StoredResponse<Transfer>> {
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), async (trx) => {
+    const result = await idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), async (trx) => {
       const p = await plan(trx);
       const accountId = Number(p.account.id);
       const fundingId = p.debitsAccount && p.account.funding_account_id !== null ? Number(p.account.funding_account_id) : undefined;
@@ -331,15 +344,20 @@ export class Transfers {
         .returningAll()
         .executeTakeFirstOrThrow();
       await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
-      row =
-        p.type === 'INTERNAL'
-          ? await transitionTransfer(trx, row, 'completed', { now })
-          : await settleInSandbox(trx, row, transferOutcome(p.type, p.amountMinor), now);
+      await recordTransferEvent(trx, row, 'transfer.created', now);
+      if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now });
+      else
+        row = await trx
+          .updateTable('banking_transfers')
+          .set({ next_step_at: now + this.settings.stepMs })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
 
-      const entries = await trx.selectFrom('banking_ledger_entries').selectAll().where('transfer_id', '=', row.id).orderBy('id').execute();
-      const after = await trx.selectFrom('banking_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-      return { status: 201, body: toTransfer(row, entries, toBalance(after, now)) };
+      return { status: 201, body: await transferView(trx, row, now) };
     });
+    if (result.status === 201 && !result.replayed) this.settings.onCreated?.();
+    return result;
   }
 
   /** The internal transfer that moves a debit's shortfall from the funding account; posted at once. */
@@ -391,13 +409,14 @@ export class Transfers {
       'pending',
       now,
     );
+    await recordTransferEvent(db, pending, 'transfer.created', now);
     await transitionTransfer(db, pending, 'completed', { now });
     return Number(pending.id);
   }
 }
 
 /** Money moves only for an active business, through active accounts (frozen and closed ones refuse it). */
-async function checkActive(db: Kysely<Database>, account: AccountRow, field: string): Promise<void> {
+export async function checkActive(db: Kysely<Database>, account: AccountRow, field: string): Promise<void> {
   if (account.status !== 'active') {
     throw new Problem('inactive-account', `Account ${account.id} is ${account.status}.`, {
       errors: [bodyField(field, `account is ${account.status}`)],

@@ -11,6 +11,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
 import { findBusiness } from './lookups.js';
+import { recordVerificationEvent } from './transfer-events.js';
 import { businessVerificationOutcome, personVerificationOutcome } from './sandbox-outcomes.js';
 import { toVerification, type IdentityVerification } from './views.js';
 
@@ -167,22 +168,30 @@ export class Verifications {
         .returningAll()
         .executeTakeFirstOrThrow();
       await recombine(trx, body.businessId, now);
+      await recordVerificationEvent(trx, row, now);
       return { status: 201, body: toVerification(row) };
     });
   }
 
   /**
-   * An analyst's or provider's decision on a running verification (no API operation: the bank's back office
-   * calls it). Compare-and-set on the current status, then the business's status is recombined.
+   * An analyst's or provider's decision on a running verification (the sandbox's simulateVerificationDecision, or
+   * the bank's back office). Compare-and-set on the current status, then the business's status is recombined and
+   * `verification.updated` is written. With `merchantId`, another merchant's verification is not found.
    */
   async decide(
     verificationId: number,
     to: VerificationStatus,
     reasons: Schemas['VerificationReason'][] = [],
+    merchantId?: number,
   ): Promise<IdentityVerification> {
     return this.store.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('banking_verifications').selectAll().where('id', '=', verificationId).executeTakeFirst();
-      if (!row) throw new Problem('not-found', `No verification with id ${verificationId} exists.`);
+      const row = await trx
+        .selectFrom('banking_verifications')
+        .selectAll()
+        .where('id', '=', verificationId)
+        .$if(merchantId !== undefined, (q) => q.where('merchant_id', '=', merchantId!))
+        .executeTakeFirst();
+      if (!row) throw new Problem('not-found', `No verification with id ${verificationId} exists for this merchant.`);
       if (!allowedVerificationTransitions[row.status].includes(to))
         throw new Problem('conflict', `Verification ${verificationId} is ${row.status}; it cannot become ${to}.`);
       const now = Date.now();
@@ -196,6 +205,7 @@ export class Verifications {
         .executeTakeFirst();
       if (!updated) throw new Problem('conflict', `Verification ${verificationId} changed meanwhile; read it again.`);
       await recombine(trx, Number(row.business_id), now);
+      await recordVerificationEvent(trx, updated, now);
       return toVerification(updated);
     });
   }

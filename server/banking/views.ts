@@ -167,6 +167,16 @@ export function toTransfer(
     ledgerEntries: entries.map(toLedgerEntry),
     accountBalance: balance,
     reasons: JSON.parse(row.reasons) as Schemas['TransferReason'][],
+    returnCode: row.return_code,
+    returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
+    notificationOfChange:
+      row.change_code === null
+        ? null
+        : {
+            changeCode: row.change_code,
+            correctedData: JSON.parse(row.corrected_data ?? '{}') as Schemas['CorrectedData'],
+            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
+          },
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
   };

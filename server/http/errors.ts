@@ -24,7 +24,9 @@ function fieldOf(path: string, message: string): FieldError {
   const safe = (allowed: RegExp) => name.replace(allowed, '_').slice(0, 100) || '_';
   if (where === 'body') return { pointer: `#${name ? `/${name}` : ''}`.slice(0, 500), detail };
   if (where === 'headers') return { header: safe(/[^A-Za-z0-9-]/g), detail };
-  if (where === 'query' || where === 'params' || where === 'path') return { parameter: safe(/[^A-Za-z0-9_.-]/g), detail };
+  // A parameter is named by its name alone: an item of a repeated one (`/query/Type/0`) is still `Type`.
+  if (where === 'query' || where === 'params' || where === 'path')
+    return { parameter: (rest[0] ?? '').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100) || '_', detail };
   return { pointer: '#', detail };
 }
 

@@ -118,8 +118,9 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
         body: req.body as never,
         headers: req.headers as Record<string, string | undefined>,
         context,
-      })) as { status: number; body?: unknown; headers?: Record<string, string> };
+      })) as { status: number; body?: unknown; headers?: Record<string, string>; replayed?: boolean };
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
       res.status(result.status);
       if (result.body === undefined) res.end();
       else res.json(result.body);

@@ -19,10 +19,19 @@ type ResponsesOf<Op> = Op extends { responses: infer R } ? R : never;
 export type SuccessStatus<Op> = Extract<keyof ResponsesOf<Op>, 200 | 201 | 202 | 204>;
 type BodyOf<R> = R extends { content: infer C } ? ([C] extends [undefined] ? undefined : C[keyof C]) : undefined;
 
+/** The header names a response documents (openapi-typescript adds an index signature, left out here). */
+type HeaderNames<R> = R extends { headers: infer H } ? keyof { [K in keyof H as string extends K ? never : K]: H[K] } : never;
+/**
+ * `replayed: true` answers `Idempotent-Replayed: true` (mountGroup sets it, the one place that does), allowed
+ * only on a response that documents the header.
+ */
+type Replay<R> = 'Idempotent-Replayed' extends HeaderNames<R> ? { replayed?: boolean } : { replayed?: never };
+
 export type OperationResult<Op> = {
-  [S in SuccessStatus<Op>]: BodyOf<ResponsesOf<Op>[S]> extends undefined
+  [S in SuccessStatus<Op>]: (BodyOf<ResponsesOf<Op>[S]> extends undefined
     ? { status: S; body?: undefined; headers?: Record<string, string> }
-    : { status: S; body: BodyOf<ResponsesOf<Op>[S]>; headers?: Record<string, string> };
+    : { status: S; body: BodyOf<ResponsesOf<Op>[S]>; headers?: Record<string, string> }) &
+    Replay<ResponsesOf<Op>[S]>;
 }[SuccessStatus<Op>];
 
 export interface OperationRequest<Op, Ctx> {

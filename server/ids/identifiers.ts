@@ -21,5 +21,6 @@ function ulid(now = Date.now()): string {
 
 export const newPayoutReference = (): string => `po_${ulid()}`;
 export const newPayeeAccountId = (): string => `pa_${ulid()}`;
+export const newEventId = (at = Date.now()): string => `evt_${ulid(at)}`;
 export const newWebhookId = (): string => randomUUID();
 export const newRailPayeeId = (): string => `rp_${ulid()}`;

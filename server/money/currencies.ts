@@ -46,7 +46,7 @@ export const currencyExponents: Readonly<Record<string, number>> = {
 export function exponentOf(currency: string, field: string): number {
   const exponent = currencyExponents[currency];
   if (exponent === undefined) {
-    throw new Problem('business-rule', `${currency} is not a currency this service pays out in.`, {
+    throw new Problem('unsupported-currency', `${currency} is not a currency this service pays out in.`, {
       errors: [bodyField(field, 'unsupported currency')],
     });
   }

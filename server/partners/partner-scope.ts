@@ -1,7 +1,13 @@
 // What a partner may reach: only the merchants linked to it. Another merchant, or another partner's id,
 // is answered exactly as a missing one (404), so nothing is revealed about what exists.
+import type { Kysely } from 'kysely';
 import { Problem, bodyField, type FieldError } from '../problems.js';
 import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
+
+/** The merchants linked to the partner, as a subquery: `.where('merchant_id', 'in', linkedTo(db, partnerId))`. */
+export const linkedTo = (db: Kysely<Database>, partnerId: number) =>
+  db.selectFrom('partner_merchants').select('partner_merchants.merchant_id').where('partner_merchants.partner_id', '=', partnerId);
 
 export class PartnerScope {
   constructor(private readonly store: Store) {}

@@ -1,10 +1,12 @@
 // Moves partner payments through the payout states on the sandbox rail, as the payout engine moves
-// payouts: one compare-and-set per step, each step recorded in the payment's status history; the post
-// date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
+// payouts: one compare-and-set per step, each step recorded in the payment's status history with its
+// `payment.<state>` event (payment-events.ts); the post date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
 import type { Logger } from 'pino';
 import { finalStates, type PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../store/database.js';
+import type { PayoutState } from '../store/schema.js';
 import { PollingWorker } from '../workers/polling-worker.js';
+import { recordPaymentChange } from './payment-events.js';
 
 export class PaymentEngine {
   private readonly worker: PollingWorker;
@@ -41,7 +43,7 @@ export class PaymentEngine {
       if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const row = await query.executeTakeFirst();
       if (!row) return;
-      const next = this.rail.next(row.status, { account_number: row.account_number, iban: null });
+      const next = this.rail.next(row.status as PayoutState, { account_number: row.account_number, iban: null });
       const final = finalStates.has(next.to);
       const updated = await trx
         .updateTable('payments')
@@ -54,9 +56,9 @@ export class PaymentEngine {
         })
         .where('payment_id', '=', paymentId)
         .where('status', '=', row.status)
+        .returningAll()
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1)
-        await trx.insertInto('payment_status_changes').values({ payment_id: paymentId, status: next.to, at: now }).execute();
+      if (updated) await recordPaymentChange(trx, updated, next.to, now);
     });
   }
 }

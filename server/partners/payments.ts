@@ -1,8 +1,8 @@
 // Payment requests (POST /finance/v1/payment_request, shared by groups C and E) and the two transaction
 // searches. A payment pays a recipient or counterparty of a linked merchant, over the rail its details
-// allow, in exact minor units; `partnerPaymentUniqueId` is its idempotency key, per partner, through the one
-// mechanism of every create (store/idempotency.ts).
-import { sql, type ExpressionBuilder, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
+// allow, in exact minor units. Its idempotency keys, per partner, are `partnerPaymentUniqueId` (kept for ever) and
+// the Idempotency-Key header of every create, both through the one mechanism (store/idempotency.ts).
+import { sql, type ExpressionBuilder, type Kysely, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
 import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
 import { Problem, bodyField } from '../problems.js';
@@ -13,7 +13,9 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { recordPaymentChange, recordPaymentNoc } from './payment-events.js';
+import { cancelIfCreated } from './payment-cancellation.js';
 import { payeeAccountNumber } from './recipients.js';
 
 type CS = C['schemas'];
@@ -37,6 +39,16 @@ export function toPayment(row: Selectable<PaymentTable>): Payment {
     partnerPaymentUniqueId: row.partner_payment_unique_id,
     status: row.status,
     route: row.route,
+    returnCode: row.return_code,
+    returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
+    notificationOfChange:
+      row.change_code === null
+        ? null
+        : {
+            changeCode: row.change_code,
+            correctedData: JSON.parse(row.corrected_data ?? '{}') as CS['PaymentNotificationOfChange']['correctedData'],
+            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
+          },
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
   } as Payment;
@@ -71,6 +83,16 @@ function toTransaction(row: Selectable<PaymentTable>, history: { status: Transac
     requesterIpAddress: row.requester_ip,
     requesterUsername: row.requester_username,
     postDate: row.post_date === null ? null : isoTimestamp(row.post_date),
+    returnCode: row.return_code,
+    returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
+    notificationOfChange:
+      row.change_code === null
+        ? null
+        : {
+            changeCode: row.change_code,
+            correctedData: JSON.parse(row.corrected_data ?? '{}') as CS['PaymentNotificationOfChange']['correctedData'],
+            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
+          },
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
     statusHistory: history.map((h) => ({ status: h.status, at: isoTimestamp(h.at) })),
@@ -94,16 +116,25 @@ export class Payments {
   constructor(
     private readonly store: Store,
     private readonly scope: PartnerScope,
-    private readonly settings: { stepMs: number; onCreated?: () => void },
+    private readonly settings: { stepMs: number; onCreated?: () => void; environment?: 'sandbox' | 'production' },
   ) {}
 
-  /** 201 with a new payment, or 200 with the original (in its current state) for a repeated unique id. */
-  async create(partnerId: number, body: CS['PaymentRequest'], context: RequestContext): Promise<{ status: 200 | 201; body: Payment }> {
+  /**
+   * 201 with a new payment. A repeated partnerPaymentUniqueId answers 200 with the original in its current state;
+   * a repeated Idempotency-Key, the stored 201. A request with both must match what each was first used with;
+   * the unique id, kept for ever, answers first (DECISIONS: "Payment request: two keys").
+   */
+  async create(
+    partnerId: number,
+    body: CS['PaymentRequest'],
+    context: RequestContext,
+    idempotencyKey?: string,
+  ): Promise<{ status: 200 | 201; body: Payment; replayed: boolean }> {
     requireOwnPartnerId(body.partnerId, partnerId);
     await this.scope.requireLinked(partnerId, body.merchantId);
     // partnerPaymentUniqueId is the payment's idempotency key, the partner's own and kept for ever (DECISIONS).
     const unique = body.partnerPaymentUniqueId;
-    const claim = claimOf(`partner:${partnerId}`, 'partnerPaymentUniqueId', unique, body, {
+    const byUniqueId = claimOf(`partner:${partnerId}`, 'partnerPaymentUniqueId', unique, body, {
       lifetimeMs: null,
       conflict: () => {
         const detail = `partnerPaymentUniqueId ${unique} was first used with a different payment request.`;
@@ -111,14 +142,15 @@ export class Payments {
         return new Problem('idempotency-conflict', detail, { errors });
       },
     });
-    const result = await idempotent(this.store, claim, (trx) => this.insert(trx, partnerId, body, context));
-    if (!result.replayed) {
-      this.settings.onCreated?.();
-      return { status: 201, body: result.body };
-    }
-    // A replay answers 200 with the payment as it is now, not as it was stored.
+    const byKey = claimOf(`partner:${partnerId}`, 'createPaymentRequest', idempotencyKey, body);
+    const result = await idempotent(this.store, [byUniqueId, byKey], (trx) => this.insert(trx, partnerId, body, context));
+    if (!result.replayed) this.settings.onCreated?.();
+    if (!result.replayed || result.replayOf !== byUniqueId)
+      return { status: result.status as 201, body: result.body, replayed: result.replayed };
+    // A repeated unique id answers 200 with the payment as it is now, not as it was stored.
     const payments = this.store.db.selectFrom('payments').selectAll();
-    return { status: 200, body: toPayment(await payments.where('payment_id', '=', result.body.paymentId).executeTakeFirstOrThrow()) };
+    const now = await payments.where('payment_id', '=', result.body.paymentId).executeTakeFirstOrThrow();
+    return { status: 200, body: toPayment(now), replayed: true };
   }
 
   /** Checks the request against the payee's details and writes the payment with its first state. */
@@ -176,8 +208,91 @@ export class Payments {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status: 'created', at: now }).execute();
-    return { status: 201, body: toPayment(row) };
+    await recordPaymentChange(trx, row, 'created', now);
+    return { status: 201 as const, body: toPayment(row) };
+  }
+
+  /** One payment of a merchant linked to the partner, whichever linked partner made it; any other is not found. */
+  async get(partnerId: number, paymentId: number): Promise<Payment> {
+    return toPayment(await this.linkedPayment(this.store.db, partnerId, paymentId));
+  }
+
+  /** Cancels a payment still in `created`; a cancelled one is returned as is; any other state is a 409. */
+  async cancel(partnerId: number, paymentId: number): Promise<Payment> {
+    return this.store.db.transaction().execute(async (trx) => {
+      const row = await this.linkedPayment(trx, partnerId, paymentId);
+      if (row.status === 'cancelled') return toPayment(row);
+      // The engine may start processing between the read and the update: the compare-and-set decides.
+      const cancelled = row.status === 'created' ? await cancelIfCreated(trx, paymentId) : undefined;
+      if (cancelled) return toPayment(cancelled);
+      const now = await trx.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
+      throw new Problem(
+        'payment-not-cancellable',
+        `Payment ${paymentId} is ${now.status}; only a payment that has not started processing can be cancelled.`,
+      );
+    });
+  }
+
+  /**
+   * The sandbox's `simulatePaymentReturn`: a completed payment returned by the receiving bank with an R code. A
+   * compare-and-set on `completed`; any other state is a 409. Production answers 404.
+   */
+  async simulateReturn(partnerId: number, paymentId: number, returnCode: string): Promise<Payment> {
+    if ((this.settings.environment ?? 'sandbox') !== 'sandbox') throw new Problem('not-found', 'Simulations exist only in the sandbox.');
+    return this.store.db.transaction().execute(async (trx) => {
+      const row = await this.linkedPayment(trx, partnerId, paymentId);
+      const now = Date.now();
+      const returned = await trx
+        .updateTable('payments')
+        .set({ status: 'returned', processing_status: 'returned', return_code: returnCode, returned_at: now, updated_at: now })
+        .where('payment_id', '=', paymentId)
+        .where('status', '=', 'completed')
+        .returningAll()
+        .executeTakeFirst();
+      if (!returned) throw new Problem('conflict', `Payment ${paymentId} is ${row.status}; only a completed payment is returned.`);
+      await recordPaymentChange(trx, returned, 'returned', now);
+      return toPayment(returned);
+    });
+  }
+
+  /**
+   * The sandbox's `simulatePaymentNotificationOfChange`: the payee's bank corrects an ACH payment's account details.
+   * Moves no money; the payment shows it, and `noc.received` goes to its merchant. Production answers 404.
+   */
+  async simulateNotificationOfChange(
+    partnerId: number,
+    paymentId: number,
+    body: CS['PaymentNotificationOfChangeSimulationRequest'],
+  ): Promise<Payment> {
+    if ((this.settings.environment ?? 'sandbox') !== 'sandbox') throw new Problem('not-found', 'Simulations exist only in the sandbox.');
+    return this.store.db.transaction().execute(async (trx) => {
+      const row = await this.linkedPayment(trx, partnerId, paymentId);
+      if (row.route !== 'ACH' || !['processing', 'sent', 'completed', 'returned'].includes(row.status))
+        throw new Problem(
+          'conflict',
+          `Payment ${paymentId} is a ${row.status} ${row.route} payment; only an ACH entry sent to the network gets a notification of change.`,
+        );
+      const now = Date.now();
+      const changed = await trx
+        .updateTable('payments')
+        .set({ change_code: body.changeCode, corrected_data: JSON.stringify(body.correctedData), noc_received_at: now })
+        .where('payment_id', '=', paymentId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordPaymentNoc(trx, changed, now);
+      return toPayment(changed);
+    });
+  }
+
+  private async linkedPayment(db: Kysely<Database>, partnerId: number, paymentId: number): Promise<PaymentRow> {
+    const row = await db
+      .selectFrom('payments')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .where('merchant_id', 'in', linkedTo(db, partnerId))
+      .executeTakeFirst();
+    if (!row) throw new Problem('not-found', `No payment ${paymentId} exists for the merchants linked to this partner.`);
+    return row;
   }
 
   private async page(

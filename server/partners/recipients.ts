@@ -11,6 +11,7 @@ import { Problem, bodyField } from '../problems.js';
 import { newRailPayeeId } from '../ids/identifiers.js';
 import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
+import { claimOf, idempotent, type IdempotencyClaim, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
@@ -22,7 +23,7 @@ type RecipientQuery = NonNullable<operations['listRecipients']['parameters']['qu
 
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
-function requireAba(value: string | undefined, field: string): void {
+export function requireAba(value: string | undefined, field: string): void {
   if (value !== undefined && !abaIsValid(value)) {
     throw new Problem('business-rule', `${value} is not a valid ABA routing number (its check digit does not match).`, {
       errors: [bodyField(field, 'ABA checksum does not match')],
@@ -30,7 +31,7 @@ function requireAba(value: string | undefined, field: string): void {
   }
 }
 
-function requireWireBanks(wire: CS['WireDetails'], prefix: string): void {
+export function requireWireBanks(wire: CS['WireDetails'], prefix: string): void {
   if (wire.beneficiaryFIIdType === 'ABA') requireAba(wire.receiverRoutingNumber, `${prefix}.receiverRoutingNumber`);
   if (wire.intermediaryFIIdType === 'ABA') requireAba(wire.intermediaryFIIdNumber, `${prefix}.intermediaryFIIdNumber`);
 }
@@ -64,7 +65,7 @@ function wireRecord(wire: CS['WireDetails'], method: string): CS['WireDetailsRec
 }
 
 /** The payee columns every group reads (group A shows recipients as payees too). */
-function payeeColumns(
+export function payeeColumns(
   merchantId: number,
   fields: {
     name: string;
@@ -172,7 +173,9 @@ export class Recipients {
     private readonly scope: PartnerScope,
   ) {}
 
-  private async insert(
+  /** Writes the payee under the Idempotency-Key, when sent (the request it names is the body). */
+  private async insert<T>(
+    claim: IdempotencyClaim | undefined,
     values: Parameters<typeof payeeColumns>[1] & {
       merchantId: number;
       partnerId: number;
@@ -181,58 +184,82 @@ export class Recipients {
       route: 'ACH' | 'WIRE';
       details: unknown;
     },
-  ) {
-    return this.store.db
-      .insertInto('payees')
-      .values({
-        ...payeeColumns(values.merchantId, values),
-        kind: values.kind,
-        partner_id: values.partnerId,
-        rail_payee_id: newRailPayeeId(),
-        payment_method_type: values.method,
-        route: values.route,
-        details: JSON.stringify(values.details),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    answer: (row: Selectable<PayeeTable>) => T,
+  ): Promise<StoredResponse<T>> {
+    return idempotent(this.store, claim, async (trx) => {
+      const row = await trx
+        .insertInto('payees')
+        .values({
+          ...payeeColumns(values.merchantId, values),
+          kind: values.kind,
+          partner_id: values.partnerId,
+          rail_payee_id: newRailPayeeId(),
+          payment_method_type: values.method,
+          route: values.route,
+          details: JSON.stringify(values.details),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { status: 201, body: answer(row) };
+    });
   }
 
-  async createAch(partnerId: number, body: CS['AchRecipientRequest']): Promise<CS['AchRecipient']> {
+  async createAch(
+    partnerId: number,
+    body: CS['AchRecipientRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<CS['AchRecipient']>> {
     requireOwnPartnerId(body.partnerId, partnerId);
     await this.scope.requireLinked(partnerId, body.merchantId);
     requireAba(body.ach.routingNumber, 'ach.routingNumber');
     const method = body.paymentMethodType ?? 'STANDARD';
-    const row = await this.insert({
-      ...body,
-      address: body.ach.address,
-      merchantId: body.merchantId,
-      partnerId,
-      kind: 'recipient',
-      method,
-      route: 'ACH',
-      details: { ...body, paymentMethodType: method },
-    });
-    return toRecipient(row) as CS['AchRecipient'];
+    const claim = claimOf(`partner:${partnerId}`, 'createAchRecipient', idempotencyKey, body);
+    return this.insert(
+      claim,
+      {
+        ...body,
+        address: body.ach.address,
+        merchantId: body.merchantId,
+        partnerId,
+        kind: 'recipient',
+        method,
+        route: 'ACH',
+        details: { ...body, paymentMethodType: method },
+      },
+      (row) => toRecipient(row) as CS['AchRecipient'],
+    );
   }
 
-  async createWire(partnerId: number, body: CS['WireRecipientRequest']): Promise<CS['WireRecipient']> {
+  async createWire(
+    partnerId: number,
+    body: CS['WireRecipientRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<CS['WireRecipient']>> {
     requireOwnPartnerId(body.partnerId, partnerId);
     await this.scope.requireLinked(partnerId, body.merchantId);
     requireWireBanks(body.wire, 'wire');
-    const row = await this.insert({
-      ...body,
-      address: body.wire.address,
-      merchantId: body.merchantId,
-      partnerId,
-      kind: 'recipient',
-      method: body.paymentMethodType,
-      route: 'WIRE',
-      details: body,
-    });
-    return toRecipient(row) as CS['WireRecipient'];
+    const claim = claimOf(`partner:${partnerId}`, 'createWireRecipient', idempotencyKey, body);
+    return this.insert(
+      claim,
+      {
+        ...body,
+        address: body.wire.address,
+        merchantId: body.merchantId,
+        partnerId,
+        kind: 'recipient',
+        method: body.paymentMethodType,
+        route: 'WIRE',
+        details: body,
+      },
+      (row) => toRecipient(row) as CS['WireRecipient'],
+    );
   }
 
-  async createCounterparty(partnerId: number, body: ES['CounterpartyCreateRequest']): Promise<ES['Counterparty']> {
+  async createCounterparty(
+    partnerId: number,
+    body: ES['CounterpartyCreateRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<ES['Counterparty']>> {
     await this.scope.requireLinked(partnerId, body.merchantId);
     // The business the counterparty is must be one of its merchant's (group D); any other is not found.
     if (body.businessId != null) {
@@ -248,23 +275,27 @@ export class Recipients {
     if (body.ach && !body.ach.rdfiNumberQualifier) requireAba(body.ach.routingNumber, 'ach.routingNumber');
     if (body.ach?.gatewayRoutingNumber) requireAba(body.ach.gatewayRoutingNumber, 'ach.gatewayRoutingNumber');
     if (body.wire) requireWireBanks(body.wire as CS['WireDetails'], 'wire');
-    const row = await this.insert({
-      name: body.name,
-      email: body.email,
-      phone: body.phone,
-      type: body.type,
-      address: body.ach?.address ?? body.wire?.address,
-      dateOfBirth: body.dateOfBirth,
-      idType: body.idType,
-      taxId: body.type === 'BUSINESS' ? body.idNumber : null,
-      merchantId: body.merchantId,
-      partnerId,
-      kind: 'counterparty',
-      method: body.PaymentMethodType,
-      route: wireMethod ? 'WIRE' : 'ACH',
-      details: body,
-    });
-    return toCounterparty(row);
+    const claim = claimOf(`partner:${partnerId}`, 'createCounterparty', idempotencyKey, body);
+    return this.insert(
+      claim,
+      {
+        name: body.name,
+        email: body.email,
+        phone: body.phone,
+        type: body.type,
+        address: body.ach?.address ?? body.wire?.address,
+        dateOfBirth: body.dateOfBirth,
+        idType: body.idType,
+        taxId: body.type === 'BUSINESS' ? body.idNumber : null,
+        merchantId: body.merchantId,
+        partnerId,
+        kind: 'counterparty',
+        method: body.PaymentMethodType,
+        route: wireMethod ? 'WIRE' : 'ACH',
+        details: body,
+      },
+      toCounterparty,
+    );
   }
 
   async list(partnerId: number, query: RecipientQuery): Promise<CS['RecipientPage']> {

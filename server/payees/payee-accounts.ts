@@ -7,6 +7,7 @@ import { newPayeeAccountId } from '../ids/identifiers.js';
 import { lastFourOrNull } from '../personal-data/masking.js';
 import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
 import type { Store } from '../store/database.js';
+import { claimOf, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeAccountTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { ibanIsValid } from './iban.js';
@@ -64,7 +65,13 @@ export class PayeeAccounts {
     private readonly payees: Payees,
   ) {}
 
-  async create(merchantId: number, payeeId: number, body: AccountRequest): Promise<string> {
+  /** Under the Idempotency-Key, when sent: the request it names is the payee and the body. */
+  async create(
+    merchantId: number,
+    payeeId: number,
+    body: AccountRequest,
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<Schemas['PayeeAccountCreated']>> {
     await this.payees.row(merchantId, payeeId);
     const columns = columnsOf(body);
     const limit: CountLimit = {
@@ -81,14 +88,15 @@ export class PayeeAccounts {
             .executeTakeFirstOrThrow()
         ).count,
     };
-    return createWithinLimit(this.store, limit, async (trx) => {
+    const claim = claimOf(`merchant:${merchantId}`, 'createPayeeAccount', idempotencyKey, { payeeId, body });
+    return createWithinLimit(this.store, limit, claim, async (trx) => {
       const id = newPayeeAccountId();
       const now = Date.now();
       await trx
         .insertInto('payee_accounts')
         .values({ id, payee_id: payeeId, merchant_id: merchantId, ...columns, active: 1, created_at: now, updated_at: now })
         .execute();
-      return id;
+      return { status: 201, body: { PayeeAccountId: id } };
     });
   }
 

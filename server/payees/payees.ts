@@ -6,6 +6,7 @@ import type { components } from '../../generated/merchant/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
+import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
@@ -34,30 +35,33 @@ const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, 
 export class Payees {
   constructor(private readonly store: Store) {}
 
-  async create(merchantId: number, body: Schemas['PayeeCreateRequest']): Promise<Payee> {
-    const now = Date.now();
-    const row = await this.store.db
-      .insertInto('payees')
-      .values({
-        merchant_id: merchantId,
-        payee_type: body.payeeType,
-        name: body.name,
-        email: body.EmailAddress,
-        phone: body.phoneNumber ?? null,
-        tax_id: body.taxId ?? null,
-        id_type: body.idType ?? null,
-        address_line: body.address.addressLine,
-        state: body.address.state,
-        city: body.address.city,
-        country: body.address.country,
-        postal_code: body.address.postalCode,
-        date_of_birth: body.dateOfBirth ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toPayee(row);
+  /** Under the Idempotency-Key, when sent: groups A and B create payees through the one operation createPayee. */
+  async create(merchantId: number, body: Schemas['PayeeCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Payee>> {
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createPayee', idempotencyKey, body), async (trx) => {
+      const now = Date.now();
+      const row = await trx
+        .insertInto('payees')
+        .values({
+          merchant_id: merchantId,
+          payee_type: body.payeeType,
+          name: body.name,
+          email: body.EmailAddress,
+          phone: body.phoneNumber ?? null,
+          tax_id: body.taxId ?? null,
+          id_type: body.idType ?? null,
+          address_line: body.address.addressLine,
+          state: body.address.state,
+          city: body.address.city,
+          country: body.address.country,
+          postal_code: body.address.postalCode,
+          date_of_birth: body.dateOfBirth ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { status: 201, body: toPayee(row) };
+    });
   }
 
   async row(merchantId: number, id: number): Promise<Selectable<PayeeTable>> {

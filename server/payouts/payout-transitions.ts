@@ -5,6 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
 import { toDecimalString } from '../money/currencies.js';
 import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
+import { eventRow, type EventEnvelope } from '../events/event-rows.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
@@ -39,12 +40,14 @@ export function toPayout(row: Selectable<PayoutTable>): Payout {
 }
 
 export function eventPayload(
+  envelope: EventEnvelope<`payout.${PayoutState}`>,
   row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>,
   state: PayoutState,
   at: number,
   reasons: PayoutReason[],
 ): PayoutEventPayload {
   return {
+    ...envelope,
     payout_request_id: row.reference,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
@@ -56,15 +59,15 @@ export function eventPayload(
 
 type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency'>;
 
-const eventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) => ({
-  payout_reference: row.reference,
-  merchant_id: row.merchant_id,
-  environment: row.environment,
-  state,
-  payload: JSON.stringify(eventPayload(row, state, at, reasons)),
-  created_at: at,
-  dispatched_at: null,
-});
+const payoutEventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) =>
+  eventRow({
+    type: `payout.${state}` as const,
+    subject: row.reference,
+    merchantId: row.merchant_id,
+    environment: row.environment,
+    at,
+    body: (envelope) => eventPayload(envelope, row, state, at, reasons),
+  });
 
 export async function recordEvent(
   db: Kysely<Database>,
@@ -74,8 +77,8 @@ export async function recordEvent(
   reasons: PayoutReason[],
 ): Promise<void> {
   await db
-    .insertInto('payout_events')
-    .values(eventRow(row, state, at, reasons))
+    .insertInto('events')
+    .values(payoutEventRow(row, state, at, reasons))
     .execute();
 }
 
@@ -105,8 +108,8 @@ export async function transition(
     .execute();
   if (updated.length > 0)
     await db
-      .insertInto('payout_events')
-      .values(updated.map((row) => eventRow(row, to, now, reasons)))
+      .insertInto('events')
+      .values(updated.map((row) => payoutEventRow(row, to, now, reasons)))
       .execute();
   return updated;
 }

@@ -7,7 +7,9 @@ export type BusinessStatus = 'active' | 'suspended' | 'closed';
 export type BusinessVerificationStatus = 'unverified' | 'pending' | 'needs_review' | 'approved' | 'rejected';
 export type VerificationStatus = 'pending' | 'approved' | 'rejected' | 'needs_review';
 export type BankAccountStatus = 'active' | 'frozen' | 'closed';
-export type TransferType = 'ACH_PULL' | 'ACH_PUSH' | 'WIRE_DOMESTIC' | 'WIRE_INTERNATIONAL' | 'INTERNAL';
+/** The rails a merchant sends a transfer on (all but internal book transfers). */
+export type OutboundRail = 'ACH_PULL' | 'ACH_PUSH' | 'WIRE_DOMESTIC' | 'WIRE_INTERNATIONAL';
+export type TransferType = OutboundRail | 'INTERNAL' | 'INBOUND_ACH' | 'INBOUND_WIRE';
 export type TransferStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'returned';
 export type EntryDirection = 'DEBIT' | 'CREDIT';
 export type EntryStatus = 'pending' | 'posted' | 'voided';
@@ -133,6 +135,15 @@ export interface BankingTransferTable {
   funding_transfer_id: number | null;
   /** JSON array of { code, networkCode, message }. */
   reasons: string;
+  /** When the sandbox takes the transfer's next step; null once it waits for nothing (final, or held). */
+  next_step_at: number | null;
+  /** The ACH return reason code (R01...) or a wire's return reason, once returned. */
+  return_code: string | null;
+  returned_at: number | null;
+  /** The latest notification of change: its C code and the corrected data (JSON). Moves no money. */
+  change_code: string | null;
+  corrected_data: string | null;
+  noc_received_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -1,12 +1,14 @@
 // Creates that a count limits (accounts per payee, webhook registrations per merchant): the count and the
-// insert run in one transaction, and creates under one owner take turns (turns.ts), so concurrent requests
-// cannot all count the same rows and each add one more. On PostgreSQL (read committed) the turn is keyed by
-// the collection and its owner, taken before counting and released at commit; no owner row is locked, so
-// other writes to it are not held up. SQLite runs one transaction at a time (the driver holds its one
-// connection for the whole transaction), so the count there is always current.
+// insert run in one transaction (the idempotent create's: both take an Idempotency-Key), and creates under one
+// owner take turns (turns.ts), so concurrent requests cannot all count the same rows and each add one more.
+// On PostgreSQL (read committed) the turn is keyed by the collection and its owner, taken before counting and
+// released at commit; no owner row is locked, so other writes to it are not held up. SQLite runs one
+// transaction at a time (the driver holds its one connection for the whole transaction), so the count there is
+// always current.
 import type { Transaction } from 'kysely';
 import { Problem } from '../problems.js';
 import type { Store } from './database.js';
+import { idempotent, type IdempotencyClaim, type StoredResponse } from './idempotency.js';
 import type { Database } from './schema.js';
 import { takeTurn } from './turns.js';
 
@@ -22,13 +24,17 @@ export interface CountLimit {
   count(trx: Transaction<Database>): Promise<number | string | bigint>;
 }
 
-/** Runs `create` in a transaction unless the owner already holds `max` rows (422 limit-reached). */
+/**
+ * Runs `create` unless the owner already holds `max` rows (422 limit-reached), under the request's idempotency
+ * claim when it has one: the key's turn first (idempotency.ts), then the owner's, in every create alike.
+ */
 export async function createWithinLimit<T>(
   store: Store,
   limit: CountLimit,
-  create: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
-  return store.db.transaction().execute(async (trx) => {
+  claim: IdempotencyClaim | undefined,
+  create: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
+): Promise<StoredResponse<T>> {
+  return idempotent(store, claim, async (trx) => {
     await takeTurn(trx, store.dialect, `count-limit\n${limit.collection}\n${limit.owner}`);
     if (Number(await limit.count(trx)) >= limit.max) throw new Problem('limit-reached', limit.refusal);
     return create(trx);

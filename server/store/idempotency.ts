@@ -1,8 +1,10 @@
-// Idempotent creation: the one mechanism behind every create that takes an Idempotency-Key (payouts of groups A
-// and B, every create of group D) and behind partnerPaymentUniqueId (groups C and E: the same mechanism, keyed by
-// the partner). The create's work and the record of its response commit in one transaction, keyed by
-// (scope, key); the scope names the caller and the operation, so keys of different callers or operations never
-// meet. A "request" is what the hash covers: the body, plus the path's ids where there are any.
+// Idempotent creation: the one mechanism behind every create of the contract (each takes an Idempotency-Key:
+// payees, payee accounts, payouts, webhook registrations, recipients, counterparties and payment requests of
+// groups A, B, C and E, every create of group D) and behind partnerPaymentUniqueId (groups C and E: the same
+// mechanism, keyed by the partner). The create's work and the record of its response commit in one transaction,
+// keyed by (scope, key); the scope names the caller and the operation, so keys of different callers or operations
+// never meet. A "request" is what the hash covers: the body, plus the path's ids where there are any. A replay
+// comes back `replayed`, which the HTTP layer answers as `Idempotent-Replayed: true` (http/mount-group.ts).
 //
 // | case                               | answer                                                                 |
 // |------------------------------------|------------------------------------------------------------------------|
@@ -15,6 +17,8 @@
 // | key older than its lifetime        | as a new key                                                           |
 //
 // partnerPaymentUniqueId, as its contract says: (1) kept for ever; (2) answered 200 with the payment as it is now.
+// A payment request may carry both keys: it is then claimed under both at once (each key's turn, in one order),
+// must match every live record, and the first claim with one answers (the unique id's, as partners expect).
 //
 // Why duplicates wait rather than race: a loser whose own work fails (the first of 20 duplicate debits leaves
 // too little for the rest) would answer 422 instead of replaying. So each key's transaction first takes its turn
@@ -48,6 +52,8 @@ export interface StoredResponse<T> {
   status: number;
   body: T;
   replayed: boolean;
+  /** On a replay, the claim whose record answered (a payment request may carry two). */
+  replayOf?: IdempotencyClaim;
 }
 
 /** A stable hash of a JSON value: object keys sorted, so field order does not matter. */
@@ -98,38 +104,64 @@ function findRecord(db: Kysely<Database>, claim: IdempotencyClaim) {
   return db.selectFrom('idempotency_keys').selectAll().where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
 }
 
+/** One query at a time: a transaction holds one connection. */
+async function recordsOf(db: Kysely<Database>, claims: IdempotencyClaim[]): Promise<KeyRecord[]> {
+  const records: KeyRecord[] = [];
+  for (const claim of claims) records.push(await findRecord(db, claim));
+  return records;
+}
+
 const isLive = (record: NonNullable<KeyRecord>, claim: IdempotencyClaim) =>
   claim.lifetimeMs === null || Number(record.created_at) > Date.now() - claim.lifetimeMs;
 
 function replay<T>(record: NonNullable<KeyRecord>, claim: IdempotencyClaim): StoredResponse<T> {
-  if (record.request_hash !== claim.hash) throw claim.conflict();
-  return { status: record.status, body: JSON.parse(record.body) as T, replayed: true };
+  return { status: record.status, body: JSON.parse(record.body) as T, replayed: true, replayOf: claim };
 }
 
-/** Runs `work` once per claim (the behaviour matrix above); without a claim, every time. */
+/**
+ * What the claims' records say: a conflict (any live record of another request) throws; else the first claim
+ * with a live record replays; else undefined, and the work runs.
+ */
+function answerOf<T>(records: KeyRecord[], claims: IdempotencyClaim[]): StoredResponse<T> | undefined {
+  const live = claims.map((claim, i) => ({ claim, record: records[i] })).filter(({ claim, record }) => record && isLive(record, claim));
+  const conflict = live.find(({ claim, record }) => record!.request_hash !== claim.hash);
+  if (conflict) throw conflict.claim.conflict();
+  return live[0] && replay<T>(live[0].record!, live[0].claim);
+}
+
+/**
+ * Runs `work` once per claim (the behaviour matrix above); without a claim, every time. With several claims (a
+ * payment request's Idempotency-Key and partnerPaymentUniqueId), the request must match every live record, the
+ * first claim with one answers, and a run records them all; claims come in order of precedence.
+ */
 export async function idempotent<T>(
   store: Store,
-  claim: IdempotencyClaim | undefined,
+  claimed: IdempotencyClaim | undefined | readonly (IdempotencyClaim | undefined)[],
   work: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
 ): Promise<StoredResponse<T>> {
-  if (!claim) return { ...(await store.db.transaction().execute(work)), replayed: false };
+  const claims = (Array.isArray(claimed) ? claimed : [claimed]).filter((c): c is IdempotencyClaim => c !== undefined);
+  if (claims.length === 0) return { ...(await store.db.transaction().execute(work)), replayed: false };
+  const turns = [...new Set(claims.map((c) => `${c.scope}\n${c.key}`))].sort(); // one order for all: no deadlock
   try {
     return await store.db.transaction().execute(async (trx) => {
-      await takeTurn(trx, store.dialect, `${claim.scope}\n${claim.key}`);
-      const earlier = await findRecord(trx, claim);
-      if (earlier && isLive(earlier, claim)) return replay<T>(earlier, claim);
-      if (earlier) await trx.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).execute();
+      for (const turn of turns) await takeTurn(trx, store.dialect, turn);
+      const records = await recordsOf(trx, claims);
+      const earlier = answerOf<T>(records, claims);
+      if (earlier) return earlier;
       const result = await work(trx);
-      const { scope, key, hash } = claim;
-      const record = { scope, key, request_hash: hash, status: result.status, body: JSON.stringify(result.body), created_at: Date.now() };
-      await trx.insertInto('idempotency_keys').values(record).execute();
+      for (const [i, { scope, key, hash }] of claims.entries()) {
+        // An expired record gives way to this request's.
+        if (records[i]) await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
+        const record = { scope, key, request_hash: hash, status: result.status, body: JSON.stringify(result.body), created_at: Date.now() };
+        await trx.insertInto('idempotency_keys').values(record).execute();
+      }
       return { ...result, replayed: false };
     });
   } catch (err) {
     // The last resort (see above): a writer that got past the turn lost on a unique index; the winner's answer stands.
     if (!isUniqueViolation(err)) throw err;
-    const winner = await findRecord(store.db, claim);
-    if (!winner || !isLive(winner, claim)) throw err;
-    return replay<T>(winner, claim);
+    const winner = answerOf<T>(await recordsOf(store.db, claims), claims);
+    if (!winner) throw err;
+    return winner;
   }
 }

@@ -6,6 +6,8 @@ import * as banking from './migrations/0003_banking.js';
 import * as deliverySweep from './migrations/0004_delivery_sweep.js';
 import * as credentialGeneration from './migrations/0005_credential_generation.js';
 import * as partnerPaymentKeys from './migrations/0006_partner_payment_keys.js';
+import * as events from './migrations/0007_events.js';
+import * as moneyFollowed from './migrations/0008_money_followed.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -15,13 +17,17 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0004_delivery_sweep': deliverySweep.migration,
   '0005_credential_generation': credentialGeneration.migration,
   '0006_partner_payment_keys': partnerPaymentKeys.migration,
+  '0007_events': events.migration,
+  '0008_money_followed': moneyFollowed.migration,
 };
 
-export async function migrateToLatest(store: Store): Promise<void> {
+/** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */
+export async function migrateToLatest(store: Store, upTo?: string): Promise<void> {
   const provider: MigrationProvider = {
     getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(store)])),
   };
-  const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  const migrator = new Migrator({ db: store.db, provider });
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message}`, { cause: error });

@@ -89,6 +89,8 @@ export interface PayeeAccountTable {
 }
 
 export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled';
+/** A payment request's states: a payout's, and `returned` (an ACH return after completion). */
+export type PaymentState = PayoutState | 'returned';
 
 export interface PayoutTable {
   reference: string;
@@ -108,15 +110,24 @@ export interface PayoutTable {
   next_step_at: number | null;
 }
 
-/** The outbox: one row per payout state entered, written in the transaction that entered it. */
-export interface PayoutEventTable {
+/**
+ * Events, and the outbox of their deliveries: one row per event (a payout state entered, a webhook test), written
+ * in the transaction that made it happen, kept 30 days. `id` orders them internally; `event_id` is the public id.
+ */
+export interface EventTable {
   id: Generated<number>;
-  payout_reference: string;
+  /** `evt_...`, also in the payload and in each delivery's `webhook-id`. */
+  event_id: string;
+  /** `payout.completed`, `webhook.test`, ... */
+  type: string;
+  /** What the event is about: a payout's reference; a registration's id for `webhook.test`. Its events go out in order. */
+  subject: string;
   merchant_id: number;
   environment: 'sandbox' | 'production';
-  state: PayoutState;
+  /** The JSON body every delivery carries and the events API returns. */
   payload: string;
   created_at: number;
+  /** When every delivery of the event ended (or it had none); null while it waits to be sent. */
   dispatched_at: number | null;
 }
 
@@ -129,6 +140,11 @@ export interface WebhookTable {
   environment: 'sandbox' | 'production';
   /** The signing secret (needed to sign), or null for unsigned registrations. */
   secret: string | null;
+  /** 1 while deliveries are made; 0 when turned off by updateWebhook. Defaults to 1. */
+  enabled: Generated<number>;
+  /** The secret before the last rotation, which still signs until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   created_at: number;
   deleted_at: number | null;
 }
@@ -167,8 +183,8 @@ export interface PaymentTable {
   internal_note: string | null;
   partner_payment_unique_id: string | null;
   request_hash: string;
-  status: PayoutState;
-  processing_status: PayoutState;
+  status: PaymentState;
+  processing_status: PaymentState;
   recon_status: 'UNRECONCILED' | 'RECONCILED' | 'EXCEPTION';
   direction: 'INBOUND' | 'OUTBOUND';
   product_id: number | null;
@@ -176,13 +192,20 @@ export interface PaymentTable {
   requester_username: string | null;
   post_date: number | null;
   next_step_at: number | null;
+  /** The ACH return reason code (R01...), once returned. */
+  return_code: string | null;
+  returned_at: number | null;
+  /** The latest notification of change: its C code and the corrected data (JSON). Moves no money. */
+  change_code: string | null;
+  corrected_data: string | null;
+  noc_received_at: number | null;
   created_at: number;
   updated_at: number;
 }
 
 export interface PaymentStatusChangeTable {
   payment_id: number;
-  status: PayoutState;
+  status: PaymentState;
   at: number;
 }
 
@@ -204,7 +227,7 @@ export interface Database extends BankingTables {
   payees: PayeeTable;
   payee_accounts: PayeeAccountTable;
   payouts: PayoutTable;
-  payout_events: PayoutEventTable;
+  events: EventTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   idempotency_keys: IdempotencyKeyTable;

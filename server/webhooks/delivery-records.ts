@@ -111,7 +111,7 @@ export class DeliveryRecords {
       }
       for (let i = 0; i < events.length; i += 500) {
         await trx
-          .updateTable('payout_events')
+          .updateTable('events')
           .set({ dispatched_at: now })
           .where('id', 'in', inList(events.slice(i, i + 500)))
           .where('dispatched_at', 'is', null)

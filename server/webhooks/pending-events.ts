@@ -3,10 +3,10 @@
 import type { Selectable } from 'kysely';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
-import type { PayoutEventTable, PayoutState } from '../store/schema.js';
+import type { EventTable } from '../store/schema.js';
 import type { Registration } from './delivery-slots.js';
 
-export type PendingEvent = Pick<Selectable<PayoutEventTable>, 'id' | 'payout_reference' | 'merchant_id' | 'environment' | 'state'>;
+export type PendingEvent = Pick<Selectable<EventTable>, 'id' | 'event_id' | 'subject' | 'merchant_id' | 'environment' | 'type'>;
 
 export interface Selection {
   /** Only events after this id (the ones before were looked at already), when set. */
@@ -21,21 +21,21 @@ export interface Selection {
 }
 
 /**
- * The oldest pending event of each payout (a later one waits for it, so events of a payout go out in order),
- * oldest first, without what the selection leaves out.
+ * The oldest pending event of each subject (a payout: a later one waits for it, so a payout's events go out in
+ * order), oldest first, without what the selection leaves out.
  */
 export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEvent[]> {
-  // The states each blocked registration selected, by merchant and environment.
-  const waiting = new Map<string, { merchant: number; environment: 'sandbox' | 'production'; states: Set<PayoutState> }>();
+  // The event types each blocked registration selected, by merchant and environment.
+  const waiting = new Map<string, { merchant: number; environment: 'sandbox' | 'production'; types: Set<string> }>();
   for (const r of s.registrations) {
     const key = `${r.merchant_id}:${r.environment}`;
-    const entry = waiting.get(key) ?? { merchant: Number(r.merchant_id), environment: r.environment, states: new Set<PayoutState>() };
-    for (const name of JSON.parse(r.events) as string[]) entry.states.add(name.replace(/^payout\./, '') as PayoutState);
+    const entry = waiting.get(key) ?? { merchant: Number(r.merchant_id), environment: r.environment, types: new Set<string>() };
+    for (const type of JSON.parse(r.events) as string[]) entry.types.add(type);
     waiting.set(key, entry);
   }
   return store.db
-    .selectFrom('payout_events as e')
-    .select(['e.id', 'e.payout_reference', 'e.merchant_id', 'e.environment', 'e.state'])
+    .selectFrom('events as e')
+    .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.environment', 'e.type'])
     .where((eb) =>
       eb.and([
         eb('e.dispatched_at', 'is', null),
@@ -43,16 +43,14 @@ export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEve
         ...(s.skip.length > 0 ? [eb('e.id', 'not in', inList(s.skip))] : []),
         ...(s.merchants.length > 0 ? [eb('e.merchant_id', 'not in', inList(s.merchants))] : []),
         ...[...waiting.values()].map((w) =>
-          eb.not(
-            eb.and([eb('e.merchant_id', '=', w.merchant), eb('e.environment', '=', w.environment), eb('e.state', 'in', [...w.states])]),
-          ),
+          eb.not(eb.and([eb('e.merchant_id', '=', w.merchant), eb('e.environment', '=', w.environment), eb('e.type', 'in', [...w.types])])),
         ),
         eb.not(
           eb.exists(
             eb
-              .selectFrom('payout_events as earlier')
+              .selectFrom('events as earlier')
               .select('earlier.id')
-              .whereRef('earlier.payout_reference', '=', 'e.payout_reference')
+              .whereRef('earlier.subject', '=', 'e.subject')
               .whereRef('earlier.id', '<', 'e.id')
               .where('earlier.dispatched_at', 'is', null),
           ),
@@ -67,7 +65,7 @@ export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEve
 /** The newest event's id (0 when there is none). */
 export async function latestEventId(store: Store): Promise<number> {
   const row = await store.db
-    .selectFrom('payout_events')
+    .selectFrom('events')
     .select((eb) => eb.fn.max('id').as('latest'))
     .executeTakeFirst();
   return Number(row?.latest ?? 0);
@@ -78,7 +76,7 @@ export async function payloadsOf(store: Store, ids: number[]): Promise<Map<numbe
   const payloads = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const part = inList(ids.slice(i, i + 500));
-    const rows = await store.db.selectFrom('payout_events').select(['id', 'payload']).where('id', 'in', part).execute();
+    const rows = await store.db.selectFrom('events').select(['id', 'payload']).where('id', 'in', part).execute();
     for (const row of rows) payloads.set(Number(row.id), row.payload);
   }
   return payloads;

@@ -1,5 +1,5 @@
-// Delivers the outbox (payout_events) to the matching registrations: each event once to each registration of
-// its merchant and environment that selected it. A delivery is claimed (a row keyed by event and registration)
+// Delivers the outbox (`events`) to the matching registrations: each event once to each enabled registration of
+// its merchant and environment that selected its type. A delivery is claimed (a row keyed by event and registration)
 // before the POST, so no event is ever sent twice, even by two instances or after a crash; the seed's rule is
 // at most once, with no resend. A delivery whose sender died between claim and record is marked `unknown` a
 // minute later, never resent.
@@ -10,8 +10,8 @@
 //   slot back when its POST ends; outcomes are written in batches as they come (`delivery-records.ts`), and
 //   each write wakes the next round. A receiver that never answers holds `perTarget` slots for the timeout,
 //   and nothing else.
-// - Order per payout: a round selects only the oldest pending event of each payout, leaving out events in
-//   flight here, so a payout's next event is taken only once the previous one is recorded dispatched. An event
+// - Order per payout (an event's subject): a round selects only the oldest pending event of each subject, leaving
+//   out events in flight here, so a payout's next event is taken only once the previous one is recorded dispatched. An event
 //   whose claim another instance holds and is still sending is left to it (looked at again after `pollMs`).
 // - Fair selection: events that cannot start (their merchant at its bound, or a registration at a full target)
 //   are left out of the query, so a hanging receiver's backlog does not fill the batch; what is selected is
@@ -24,7 +24,8 @@ import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Store } from '../store/database.js';
-import type { PayoutEventTable } from '../store/schema.js';
+import type { EventTable } from '../store/schema.js';
+import { Events } from '../events/events.js';
 import { inList } from '../store/in-list.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
@@ -54,9 +55,8 @@ export interface WebhookDispatcherSettings {
   unsettledAfterMs?: number;
 }
 
-type PayoutEvent = PendingEvent & Pick<Selectable<PayoutEventTable>, 'payload'>;
+type OutboxEvent = PendingEvent & Pick<Selectable<EventTable>, 'payload'>;
 
-const messageId = (eventId: number) => `msg_${String(eventId).padStart(26, '0')}`;
 /** Past the timeout by this much, a claim another sender holds is taken as abandoned for ordering purposes. */
 const liveClaimGraceMs = 5_000;
 
@@ -71,6 +71,7 @@ export class WebhookDispatcher {
   private readonly elsewhere = new Map<number, number>();
   private readonly sending = new Set<Promise<void>>();
   private lastSweep = 0;
+  private readonly events: Events;
   private readonly unsettledAfterMs: number;
   /** Every event up to this id was looked at by a selection since the last `rescan`. */
   private lookedAt = 0;
@@ -88,6 +89,7 @@ export class WebhookDispatcher {
     this.records = new DeliveryRecords(store, log, { settleMs: settings.settleMs ?? 0, retryMs: settings.pollMs });
     this.slots = new DeliverySlots(settings.limits);
     this.unsettledAfterMs = settings.unsettledAfterMs ?? 60_000;
+    this.events = new Events(store);
   }
 
   get limits(): DeliveryLimits {
@@ -113,6 +115,7 @@ export class WebhookDispatcher {
     if (Date.now() - this.lastSweep >= this.unsettledAfterMs) {
       this.lastSweep = Date.now();
       await this.settleAbandoned();
+      await this.events.purge();
     }
     if (this.slots.free === 0) return 0;
     const now = Date.now();
@@ -142,17 +145,17 @@ export class WebhookDispatcher {
       .selectAll()
       .where('merchant_id', 'in', inList(merchants))
       .where('deleted_at', 'is', null)
+      .where('enabled', '=', 1)
       .execute();
     const blockedBefore = this.slots.blockedVersion;
     this.slots.note(registrations);
     const starting: { event: PendingEvent; targets: Registration[] }[] = [];
     for (const event of inMerchantTurns(events, (m) => this.slots.inFlightOf(m))) {
-      const name = `payout.${event.state}`;
       const targets = registrations.filter(
         (r) =>
           Number(r.merchant_id) === Number(event.merchant_id) &&
           r.environment === event.environment &&
-          (JSON.parse(r.events) as string[]).includes(name),
+          (JSON.parse(r.events) as string[]).includes(event.type),
       );
       if (!this.slots.take(Number(event.merchant_id), targets)) continue;
       this.busy.add(Number(event.id));
@@ -190,7 +193,7 @@ export class WebhookDispatcher {
   }
 
   /** Claims, sends and records one event's deliveries; the slots it took are given back as each POST ends. */
-  private async send(event: PayoutEvent, targets: Registration[]): Promise<void> {
+  private async send(event: OutboxEvent, targets: Registration[]): Promise<void> {
     const eventId = Number(event.id);
     const held = new Set(targets);
     const release = (r: Registration) => {
@@ -223,11 +226,11 @@ export class WebhookDispatcher {
   }
 
   /** True when this claim won; false when another round or instance claimed the delivery first. */
-  private claim(event: PayoutEvent, registration: Registration): Promise<boolean> {
+  private claim(event: OutboxEvent, registration: Registration): Promise<boolean> {
     return this.claims.claim({
       event_id: event.id,
       webhook_id: registration.id,
-      message_id: messageId(Number(event.id)),
+      message_id: event.event_id,
       url: registration.url,
       outcome: 'sending',
       status_code: null,
@@ -275,8 +278,19 @@ export class WebhookDispatcher {
     return marked;
   }
 
+  /**
+   * Sends one event to one registration at once, outside the rounds and their slots (`testWebhook`: the caller
+   * waits for the answer), and records the outcome like any delivery. The event must be new and dispatched, so no
+   * round takes it.
+   */
+  async deliverNow(event: OutboxEvent, registration: Registration): Promise<void> {
+    if (!(await this.claim(event, registration))) return;
+    const outcome = await this.deliver(event, registration);
+    await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+  }
+
   /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */
-  private async deliver(event: PayoutEvent, registration: Registration): Promise<Outcome> {
+  private async deliver(event: OutboxEvent, registration: Registration): Promise<Outcome> {
     const outcome = (outcome: Outcome['outcome'], statusCode: number | null, error: string | null, durationMs: number | null): Outcome => ({
       eventId: Number(event.id),
       webhookId: registration.id,
@@ -289,24 +303,46 @@ export class WebhookDispatcher {
     try {
       target = await checkTarget(registration.url, this.settings.allowPrivate, this.settings.resolve);
     } catch (err) {
-      if (err instanceof TargetRefused) return outcome('refused', null, `target ${err.message}`, null);
+      if (err instanceof TargetRefused) {
+        this.log.warn({ event: event.event_id, webhook: registration.id, reason: `target ${err.message}` }, 'webhook delivery refused');
+        return outcome('refused', null, `target ${err.message}`, null);
+      }
       this.log.error({ err, event: event.id, webhook: registration.id }, 'webhook target check failed');
       return outcome('failed', null, 'not sent: the target could not be checked', null);
     }
-    const id = messageId(Number(event.id));
-    const headers: Record<string, string> = {};
-    if (registration.secret) {
+    // The event's id goes with every delivery; signed registrations add Standard Webhooks signatures, by the
+    // previous secret too while it still signs (after a rotation).
+    const headers: Record<string, string> = { 'webhook-id': event.event_id };
+    const secrets = signingSecrets(registration, Date.now());
+    if (secrets.length > 0) {
       const timestamp = Math.floor(Date.now() / 1000);
-      headers['webhook-id'] = id;
       headers['webhook-timestamp'] = String(timestamp);
       // Signed by the Standard Webhooks reference library; the client verifies with its own small code.
-      headers['webhook-signature'] = new Webhook(registration.secret).sign(id, new Date(timestamp * 1000), event.payload);
+      headers['webhook-signature'] = secrets
+        .map((secret) => new Webhook(secret).sign(event.event_id, new Date(timestamp * 1000), event.payload))
+        .join(' ');
     }
     const result = await post(target, event.payload, headers, this.settings.timeoutMs);
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const state = ok ? 'delivered' : 'failed';
-    const fields = { event: event.id, webhook: registration.id, outcome: state, status: result.statusCode, ms: result.durationMs };
-    this.log.info(fields, 'webhook delivery');
-    return outcome(state, result.statusCode, result.error ?? (ok ? null : `answered ${result.statusCode}`), result.durationMs);
+    const error = result.error ?? (ok ? null : `answered ${result.statusCode}`);
+    const fields = {
+      event: event.event_id,
+      type: event.type,
+      webhook: registration.id,
+      outcome: state,
+      status: result.statusCode,
+      ms: result.durationMs,
+    };
+    if (ok) this.log.info(fields, 'webhook delivery');
+    else this.log.warn({ ...fields, reason: error }, 'webhook delivery failed');
+    return outcome(state, result.statusCode, error, result.durationMs);
   }
+}
+
+/** The secrets that sign a registration's deliveries now: its own, and the previous one until it expires. */
+export function signingSecrets(registration: Registration, now: number): string[] {
+  if (!registration.secret) return [];
+  const previous = registration.previous_secret && Number(registration.previous_secret_until) > now ? [registration.previous_secret] : [];
+  return [registration.secret, ...previous];
 }

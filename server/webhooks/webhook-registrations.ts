@@ -7,6 +7,7 @@ import { Problem, bodyField } from '../problems.js';
 import { newWebhookId } from '../ids/identifiers.js';
 import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
 import type { Store } from '../store/database.js';
+import { claimOf, type StoredResponse } from '../store/idempotency.js';
 import type { WebhookTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
@@ -23,6 +24,20 @@ export const allEvents: EventType[] = [
   'payout.completed',
   'payout.failed',
   'payout.cancelled',
+  'transfer.created',
+  'transfer.processing',
+  'transfer.completed',
+  'transfer.failed',
+  'transfer.returned',
+  'verification.updated',
+  'noc.received',
+  'payment.created',
+  'payment.processing',
+  'payment.sent',
+  'payment.completed',
+  'payment.failed',
+  'payment.cancelled',
+  'payment.returned',
 ];
 
 export function toWebhook(row: Selectable<WebhookTable>): Webhook {
@@ -32,9 +47,12 @@ export function toWebhook(row: Selectable<WebhookTable>): Webhook {
     events: JSON.parse(row.events) as EventType[],
     environment: row.environment,
     signed: row.secret !== null,
+    enabled: Number(row.enabled) === 1,
     createdOn: isoTimestamp(row.created_at),
   };
 }
+
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 export class WebhookRegistrations {
   constructor(
@@ -42,14 +60,19 @@ export class WebhookRegistrations {
     private readonly settings: { allowPrivate: boolean; resolve?: Resolver },
   ) {}
 
-  async create(merchantId: number, body: Schemas['WebhookCreateRequest']): Promise<Schemas['WebhookCreated']> {
+  /** Under the Idempotency-Key, when sent: a replay shows the secret again, to the caller that lost it. */
+  async create(
+    merchantId: number,
+    body: Schemas['WebhookCreateRequest'],
+    idempotencyKey?: string,
+  ): Promise<StoredResponse<Schemas['WebhookCreated']>> {
     try {
       await checkTarget(body.url, this.settings.allowPrivate, this.settings.resolve);
     } catch (err) {
       if (!(err instanceof TargetRefused)) throw err;
       throw new Problem('business-rule', `The webhook URL ${err.message}.`, { errors: [bodyField('url', err.message)] });
     }
-    const secret = body.signed ? `whsec_${randomBytes(24).toString('base64')}` : null;
+    const secret = body.signed ? newSecret() : null;
     const events = allEvents.filter((e) => (body.events ?? allEvents).includes(e));
     const limit: CountLimit = {
       collection: 'webhooks',
@@ -66,7 +89,8 @@ export class WebhookRegistrations {
             .executeTakeFirstOrThrow()
         ).count,
     };
-    return createWithinLimit(this.store, limit, async (trx) => {
+    const claim = claimOf(`merchant:${merchantId}`, 'createWebhook', idempotencyKey, body);
+    return createWithinLimit(this.store, limit, claim, async (trx) => {
       const row = await trx
         .insertInto('webhooks')
         .values({
@@ -81,7 +105,7 @@ export class WebhookRegistrations {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { ...toWebhook(row), secret };
+      return { status: 201, body: { ...toWebhook(row), secret } };
     });
   }
 
@@ -105,6 +129,77 @@ export class WebhookRegistrations {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new Problem('not-found', `No webhook registration ${id} exists for this merchant.`);
+    if (Number(result.numUpdatedRows) === 0) throw notFound(id);
+  }
+
+  /** One of the merchant's registrations, with what its deliveries need (the secrets); not-found otherwise. */
+  async find(merchantId: number, id: string): Promise<Selectable<WebhookTable>> {
+    const row = await this.store.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  async get(merchantId: number, id: string): Promise<Webhook> {
+    return toWebhook(await this.find(merchantId, id));
+  }
+
+  /** Changes url, events or enabled; a new URL passes the address guard first. Nothing is written before. */
+  async update(merchantId: number, id: string, body: Schemas['WebhookUpdateRequest']): Promise<Webhook> {
+    if (body.url !== undefined) await this.checkUrl(body.url);
+    const row = await this.store.db
+      .updateTable('webhooks')
+      .set({
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(body.events !== undefined ? { events: JSON.stringify(allEvents.filter((e) => body.events!.includes(e))) } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+      })
+      .where('merchant_id', '=', merchantId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw notFound(id);
+    return toWebhook(row);
+  }
+
+  /**
+   * A new secret, shown once; the current one keeps signing beside it for 24 hours (an older previous one ends
+   * now). One compare-and-set on the current secret, so two rotations racing cannot both keep theirs.
+   */
+  async rotateSecret(merchantId: number, id: string, now = Date.now()): Promise<Schemas['WebhookSecretRotated']> {
+    for (;;) {
+      const current = await this.find(merchantId, id);
+      const secret = newSecret();
+      const until = current.secret ? now + previousSecretLifetimeMs : null;
+      const row = await this.store.db
+        .updateTable('webhooks')
+        .set({ secret, previous_secret: current.secret, previous_secret_until: until })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .where((eb) => (current.secret === null ? eb('secret', 'is', null) : eb('secret', '=', current.secret)))
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return { ...toWebhook(row), secret, previousSecretExpiresOn: until === null ? null : isoTimestamp(until) };
+    }
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await checkTarget(url, this.settings.allowPrivate, this.settings.resolve);
+    } catch (err) {
+      if (!(err instanceof TargetRefused)) throw err;
+      throw new Problem('business-rule', `The webhook URL ${err.message}.`, { errors: [bodyField('url', err.message)] });
+    }
   }
 }
+
+const notFound = (id: string) => new Problem('not-found', `No webhook registration ${id} exists for this merchant.`);
+
+/** A rotated-out secret signs beside the new one this long, so receivers can switch without missing a delivery. */
+export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000;

@@ -14,11 +14,22 @@ export type CounterpartyHandlers = GroupHandlers<operations, OperationId, Reques
 export function counterpartyHandlers(s: Services): CounterpartyHandlers {
   return {
     generateCounterpartyToken: ({ body, context }) => issueTokenFor(s, 'partner', body.clientId, body.clientSecret, context),
-    createCounterparty: async ({ body, context }) => ({
-      status: 201,
-      body: await s.recipients.createCounterparty(partnerOf(context), body),
+    createCounterparty: async ({ body, headers, context }) => {
+      const { body: counterparty, replayed } = await s.recipients.createCounterparty(partnerOf(context), body, headers['idempotency-key']);
+      return { status: 201, body: counterparty, replayed, headers: { Location: `/finance/v1/payee/${counterparty.id}` } };
+    },
+    listCounterparties: async ({ query, context }) => ({ status: 200, body: await s.counterparties.list(partnerOf(context), query) }),
+    getCounterparty: async ({ params, context }) => ({ status: 200, body: await s.counterparties.get(partnerOf(context), params.payeeId) }),
+    updateCounterparty: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payeeUpdates.updateCounterparty(partnerOf(context), params.payeeId, body),
     }),
+    // The payment request and its read and cancel are group C's operations, served on the same paths.
     createPaymentRequest: partnerHandlers(s).createPaymentRequest,
+    getPayment: partnerHandlers(s).getPayment,
+    cancelPayment: partnerHandlers(s).cancelPayment,
+    simulatePaymentReturn: partnerHandlers(s).simulatePaymentReturn,
+    simulatePaymentNotificationOfChange: partnerHandlers(s).simulatePaymentNotificationOfChange,
     searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body ?? {}) }),
   };
 }

@@ -14,17 +14,18 @@ export function merchantHandlers(s: Services): MerchantHandlers {
   return {
     issueToken: ({ body, context }) => issueTokenFor(s, 'merchant', body.client_id, body.client_secret, context),
 
-    createPayee: async ({ body, context }) => {
-      const payee = await s.payees.create(merchantOf(context), body);
-      return { status: 201, body: payee, headers: { Location: `/v1/payees/${payee.id}` } };
+    createPayee: async ({ body, headers, context }) => {
+      const { body: payee, replayed } = await s.payees.create(merchantOf(context), body, headers['idempotency-key']);
+      return { status: 201, body: payee, replayed, headers: { Location: `/v1/payees/${payee.id}` } };
     },
     getPayee: async ({ params, context }) => ({ status: 200, body: await s.payees.get(merchantOf(context), params.id) }),
     updatePayee: async ({ params, body, context }) => ({ status: 200, body: await s.payees.update(merchantOf(context), params.id, body) }),
     listPayees: async ({ body, context }) => ({ status: 200, body: await s.payees.list(merchantOf(context), body ?? {}) }),
 
-    createPayeeAccount: async ({ params, body, context }) => {
-      const id = await s.accounts.create(merchantOf(context), params.id, body);
-      return { status: 201, body: { PayeeAccountId: id }, headers: { Location: `/v1/payees/${params.id}/accounts/${id}` } };
+    createPayeeAccount: async ({ params, body, headers, context }) => {
+      const { body: created, replayed } = await s.accounts.create(merchantOf(context), params.id, body, headers['idempotency-key']);
+      const Location = `/v1/payees/${params.id}/accounts/${created.PayeeAccountId}`;
+      return { status: 201, body: created, replayed, headers: { Location } };
     },
     listPayeeAccounts: async ({ params, context }) => ({ status: 200, body: await s.accounts.list(merchantOf(context), params.id) }),
     getPayeeAccount: async ({ params, context }) => ({
@@ -41,9 +42,8 @@ export function merchantHandlers(s: Services): MerchantHandlers {
     },
 
     createPayout: async ({ body, headers, context }) => {
-      const result = await s.payouts.create(merchantOf(context), body, headers['idempotency-key']);
-      const replay: Record<string, string> = result.replayed ? { 'Idempotent-Replayed': 'true' } : {};
-      return { status: 202, body: result.body, headers: { Location: `/v1/payouts/${result.body.PayoutUniqueReference}`, ...replay } };
+      const { body: payout, replayed } = await s.payouts.create(merchantOf(context), body, headers['idempotency-key']);
+      return { status: 202, body: payout, replayed, headers: { Location: `/v1/payouts/${payout.PayoutUniqueReference}` } };
     },
     listPayouts: async ({ query, context }) => ({ status: 200, body: await s.payouts.list(merchantOf(context), query) }),
     getPayout: async ({ params, context }) => ({
@@ -55,11 +55,30 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference),
     }),
 
-    createWebhook: async ({ body, context }) => ({ status: 201, body: await s.webhooks.create(merchantOf(context), body) }),
+    createWebhook: async ({ body, headers, context }) => {
+      const { body: webhook, replayed } = await s.webhooks.create(merchantOf(context), body, headers['idempotency-key']);
+      return { status: 201, body: webhook, replayed };
+    },
     listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOf(context)) }),
     deleteWebhook: async ({ query, context }) => {
       await s.webhooks.remove(merchantOf(context), query.id);
       return { status: 204 };
     },
+    getWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhooks.get(merchantOf(context), params.id) }),
+    updateWebhook: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.webhooks.update(merchantOf(context), params.id, body),
+    }),
+    rotateWebhookSecret: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhooks.rotateSecret(merchantOf(context), params.id),
+    }),
+    testWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhookDeliveries.test(merchantOf(context), params.id) }),
+    listWebhookDeliveries: async ({ params, query, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.list(merchantOf(context), params.id, query),
+    }),
+    listEvents: async ({ query, context }) => ({ status: 200, body: await s.events.list(merchantOf(context), query) }),
+    getEvent: async ({ params, context }) => ({ status: 200, body: await s.events.get(merchantOf(context), params.eventId) }),
   };
 }

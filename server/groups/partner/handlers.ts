@@ -9,8 +9,17 @@ import { partnerOf } from '../../http/request-context.js';
 import { linkedMerchants } from '../../partners/merchant-links.js';
 import { requireOwnPartnerId } from '../../partners/partner-scope.js';
 import type { Services } from '../../services.js';
+import type { StoredResponse } from '../../store/idempotency.js';
 
 export type PartnerHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+
+/** A created recipient, listed by its payment network rail id. */
+const created = <T extends { paymentNetworkRailPayeeId: string }>(result: StoredResponse<T>) => ({
+  status: 201 as const,
+  body: result.body,
+  replayed: result.replayed,
+  headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${result.body.paymentNetworkRailPayeeId}` },
+});
 
 export function partnerHandlers(s: Services): PartnerHandlers {
   return {
@@ -20,24 +29,32 @@ export function partnerHandlers(s: Services): PartnerHandlers {
       requireOwnPartnerId(query.partnerId, partnerId, { parameter: 'partnerId', detail: 'unknown partner' });
       return { status: 200, body: await linkedMerchants(s.store, partnerId) };
     },
-    createAchRecipient: async ({ body, context }) => {
-      const recipient = await s.recipients.createAch(partnerOf(context), body);
-      return {
-        status: 201,
-        body: recipient,
-        headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` },
-      };
-    },
-    createWireRecipient: async ({ body, context }) => {
-      const recipient = await s.recipients.createWire(partnerOf(context), body);
-      return {
-        status: 201,
-        body: recipient,
-        headers: { Location: `/finance/v1/payees?PaymentNetworkRailPayeeId=${recipient.paymentNetworkRailPayeeId}` },
-      };
-    },
+    createAchRecipient: async ({ body, headers, context }) =>
+      created(await s.recipients.createAch(partnerOf(context), body, headers['idempotency-key'])),
+    createWireRecipient: async ({ body, headers, context }) =>
+      created(await s.recipients.createWire(partnerOf(context), body, headers['idempotency-key'])),
     listRecipients: async ({ query, context }) => ({ status: 200, body: await s.recipients.list(partnerOf(context), query) }),
-    createPaymentRequest: async ({ body, context }) => s.payments.create(partnerOf(context), body, context),
+    updateRecipient: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payeeUpdates.updateRecipient(partnerOf(context), params.payeeId, body),
+    }),
+    createPaymentRequest: async ({ body, headers, context }) => {
+      const result = await s.payments.create(partnerOf(context), body, context, headers['idempotency-key']);
+      // A created payment (201) names its read; a replay of partnerPaymentUniqueId (200) is that read's answer.
+      return result.status === 201
+        ? { ...result, status: 201, headers: { Location: `/finance/v1/payment_request/${result.body.paymentId}` } }
+        : { ...result, status: 200 };
+    },
+    getPayment: async ({ params, context }) => ({ status: 200, body: await s.payments.get(partnerOf(context), params.paymentId) }),
+    cancelPayment: async ({ params, context }) => ({ status: 200, body: await s.payments.cancel(partnerOf(context), params.paymentId) }),
+    simulatePaymentNotificationOfChange: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payments.simulateNotificationOfChange(partnerOf(context), params.paymentId, body),
+    }),
+    simulatePaymentReturn: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payments.simulateReturn(partnerOf(context), params.paymentId, body.returnCode),
+    }),
     searchPartnerTransactions: async ({ body, context }) => ({
       status: 200,
       body: await s.payments.searchForPartner(partnerOf(context), body ?? {}),

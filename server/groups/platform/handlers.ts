@@ -20,6 +20,8 @@ export function platformHandlers(s: Services): PlatformHandlers {
     listPayees: a.listPayees,
     createPayout: a.createPayout,
     listPayouts: a.listPayouts,
+    listEvents: a.listEvents,
+    getEvent: a.getEvent,
     calculateFees: async ({ body, context }) => {
       merchantOf(context);
       return { status: 200, body: calculateFee(body) };

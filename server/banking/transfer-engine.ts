@@ -1,0 +1,55 @@
+// The transfer worker: finds transfers whose next sandbox step is due and takes each one step
+// (sandbox-settlement.ts), a batch per transaction. Like the payout engine it holds nothing in memory, so
+// transfers in flight at a stop continue after a restart, and instances on one PostgreSQL share the work
+// (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
+// locks accounts in, so the engine and a new transfer never wait on each other in a cycle.
+import type { Logger } from 'pino';
+import type { Store } from '../store/database.js';
+import { PollingWorker } from '../workers/polling-worker.js';
+import { stepInSandbox } from './sandbox-settlement.js';
+
+export interface TransferEngineSettings {
+  /** Pause between a transfer's steps (SANDBOX_STEP_MS). */
+  stepMs: number;
+  pollMs: number;
+  batchSize: number;
+  /** Called after a round that moved a transfer (the webhook dispatcher listens). */
+  onProgress?: () => void;
+}
+
+export class TransferEngine {
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: TransferEngineSettings,
+    log: Logger,
+  ) {
+    this.worker = new PollingWorker('transfer-engine', () => this.round(), settings, log);
+  }
+
+  start = (): void => this.worker.start();
+  stop = (): Promise<void> => this.worker.stop();
+  /** Look for due transfers now (after a creation), instead of at the next poll. */
+  wake = (): void => this.worker.wake();
+
+  /** One round: steps up to batchSize due transfers in one transaction; returns how many it took. */
+  async round(now = Date.now()): Promise<number> {
+    const taken = await this.store.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('banking_transfers')
+        .selectAll()
+        .where('next_step_at', 'is not', null)
+        .where('next_step_at', '<=', now)
+        .orderBy('next_step_at')
+        .limit(this.settings.batchSize);
+      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const due = await query.execute();
+      due.sort((a, b) => Number(a.account_id) - Number(b.account_id) || Number(a.id) - Number(b.id));
+      for (const row of due) await stepInSandbox(trx, row, now, this.settings.stepMs);
+      return due.length;
+    });
+    if (taken > 0) this.settings.onProgress?.();
+    return taken;
+  }
+}

@@ -1,0 +1,91 @@
+// Reads of transfers: one by id (`getTransfer`) and one account's (`listAccountTransfers`). An account's transfers
+// are those with an entry on its ledger account: made from it, into it (an ACH pull, an internal transfer from
+// another account) and the funding sweeps that covered its shortfalls. Each shows as transfer-events.ts's
+// `transferView` does: its entries, oldest first, and the balance of the account it was requested for, now.
+import type { Kysely, Selectable } from 'kysely';
+import type { components, operations } from '../../generated/banking/schema.js';
+import { Problem } from '../problems.js';
+import type { BankingTransferTable } from '../store/banking-schema.js';
+import type { Store } from '../store/database.js';
+import { inList } from '../store/in-list.js';
+import type { Database } from '../store/schema.js';
+import { limitOf, splitPage, startBelow } from './id-cursor.js';
+import { findAccount, pathParam } from './lookups.js';
+import { toBalance, toTransfer, type Transfer } from './views.js';
+
+type ListQuery = NonNullable<operations['listAccountTransfers']['parameters']['query']>;
+type TransferRow = Selectable<BankingTransferTable>;
+
+/** The transfers as reads show them, with one query for all their entries and one for their accounts. */
+export async function transferViews(db: Kysely<Database>, rows: TransferRow[], now = Date.now()): Promise<Transfer[]> {
+  if (rows.length === 0) return [];
+  const entries = await db
+    .selectFrom('banking_ledger_entries')
+    .selectAll()
+    .where('transfer_id', 'in', inList(rows.map((r) => r.id)))
+    .orderBy('id')
+    .execute();
+  const accounts = await db
+    .selectFrom('banking_accounts')
+    .selectAll()
+    .where('id', 'in', inList([...new Set(rows.map((r) => r.account_id))]))
+    .execute();
+  const accountById = new Map(accounts.map((a) => [Number(a.id), a]));
+  return rows.map((row) =>
+    toTransfer(
+      row,
+      entries.filter((e) => Number(e.transfer_id) === Number(row.id)),
+      toBalance(accountById.get(Number(row.account_id))!, now),
+    ),
+  );
+}
+
+/** An ISO 8601 time of the query as epoch milliseconds (the contract has checked its form). */
+const timeOf = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value));
+
+export class TransferReads {
+  constructor(private readonly store: Store) {}
+
+  async get(merchantId: number, transferId: number): Promise<Transfer> {
+    const row = await this.store.db
+      .selectFrom('banking_transfers')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('id', '=', transferId)
+      .executeTakeFirst();
+    if (!row)
+      throw new Problem('not-found', `No transfer with id ${transferId} exists for this merchant.`, {
+        errors: [pathParam('transferId', 'unknown transfer')],
+      });
+    const [transfer] = await transferViews(this.store.db, [row]);
+    return transfer!;
+  }
+
+  async forAccount(merchantId: number, accountId: number, query: ListQuery): Promise<components['schemas']['TransferList']> {
+    const below = startBelow('transfer', query.Cursor);
+    const from = timeOf(query.CreatedFrom);
+    const to = timeOf(query.CreatedTo);
+    // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
+    if (from !== undefined && to !== undefined && to < from)
+      throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
+        errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
+      });
+    await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account'));
+    const db = this.store.db;
+    const rows = await db
+      .selectFrom('banking_transfers')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('id', 'in', db.selectFrom('banking_ledger_entries').select('transfer_id').where('account_id', '=', accountId))
+      .$if(query.Type !== undefined && query.Type.length > 0, (q) => q.where('type', 'in', inList(query.Type!)))
+      .$if(query.Status !== undefined && query.Status.length > 0, (q) => q.where('status', 'in', inList(query.Status!)))
+      .$if(from !== undefined, (q) => q.where('created_at', '>=', from!))
+      .$if(to !== undefined, (q) => q.where('created_at', '<', to!))
+      .$if(below !== undefined, (q) => q.where('id', '<', below!))
+      .orderBy('id', 'desc')
+      .limit(limitOf(query))
+      .execute();
+    const { page, nextCursor } = splitPage('transfer', rows, query);
+    return { data: await transferViews(db, page), nextCursor };
+  }
+}

@@ -1,0 +1,90 @@
+// The events API (`listEvents`, `getEvent`): a merchant's events of the last 30 days, each with the body its
+// deliveries carried, so a receiver that missed deliveries recovers them with the same ids. Events older than
+// that are deleted, with their delivery records, by `purge` (the dispatcher's sweep calls it).
+import type { components, operations } from '../../generated/merchant/schema.js';
+import { Problem } from '../problems.js';
+import type { Store } from '../store/database.js';
+import { inList } from '../store/in-list.js';
+
+type Schemas = components['schemas'];
+export type Event = Schemas['Event'];
+type ListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+
+export const eventRetentionMs = 30 * 24 * 60 * 60 * 1000;
+const eventIdPattern = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
+
+// Newest first in the order the events were written (their internal ids: two events of one payout can share a
+// millisecond, so the random part of their public ids would not order them); the cursor is the last public id seen.
+const encodeCursor = (eventId: string) => Buffer.from(eventId).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const eventId = Buffer.from(cursor, 'base64url').toString();
+  if (!eventIdPattern.test(eventId))
+    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
+      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
+    });
+  return eventId;
+}
+
+export class Events {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(merchantId: number, query: ListQuery): Promise<Schemas['EventList']> {
+    const pageSize = query.PageSize ?? 25;
+    const from = query.CreatedFrom === undefined ? undefined : Date.parse(query.CreatedFrom);
+    const to = query.CreatedTo === undefined ? undefined : Date.parse(query.CreatedTo);
+    if (from !== undefined && to !== undefined && to < from)
+      throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
+        errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
+      });
+    let q = this.store.db
+      .selectFrom('events')
+      .select(['id', 'event_id', 'payload'])
+      .where('merchant_id', '=', merchantId)
+      .where('created_at', '>=', Math.max(from ?? 0, this.now() - eventRetentionMs));
+    if (to !== undefined) q = q.where('created_at', '<', to);
+    if (query.Type !== undefined && query.Type.length > 0) q = q.where('type', 'in', inList(query.Type));
+    if (query.PayoutUniqueReference !== undefined) q = q.where('subject', '=', query.PayoutUniqueReference);
+    if (query.Cursor !== undefined) {
+      const after = decodeCursor(query.Cursor);
+      q = q.where('id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', after));
+    }
+    const rows = await q
+      .orderBy('id', 'desc')
+      .limit(pageSize + 1)
+      .execute();
+    const page = rows.slice(0, pageSize);
+    return {
+      data: page.map((r) => JSON.parse(r.payload) as Event),
+      nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.event_id) : null,
+    };
+  }
+
+  async get(merchantId: number, eventId: string): Promise<Event> {
+    const row = await this.store.db
+      .selectFrom('events')
+      .select('payload')
+      .where('event_id', '=', eventId)
+      .where('merchant_id', '=', merchantId)
+      .where('created_at', '>=', this.now() - eventRetentionMs)
+      .executeTakeFirst();
+    if (!row) throw new Problem('not-found', `No event ${eventId} exists for this merchant (events are kept 30 days).`);
+    return JSON.parse(row.payload) as Event;
+  }
+
+  /** Deletes up to `limit` events older than 30 days and their delivery records; returns how many events. */
+  async purge(limit = 1000): Promise<number> {
+    const cutoff = this.now() - eventRetentionMs;
+    return this.store.db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx.selectFrom('events').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute()
+      ).map((r) => Number(r.id));
+      if (ids.length === 0) return 0;
+      await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', inList(ids)).execute();
+      await trx.deleteFrom('events').where('id', 'in', inList(ids)).execute();
+      return ids.length;
+    });
+  }
+}

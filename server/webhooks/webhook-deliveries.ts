@@ -1,0 +1,116 @@
+// A registration's deliveries (`listWebhookDeliveries`) and test deliveries (`testWebhook`). A test is an event
+// like any other (`webhook.test`, kept 30 days, read by `getEvent`), sent at once to one registration by the
+// dispatcher's own signing and posting, and recorded as a delivery.
+import type { components, operations } from '../../generated/merchant/schema.js';
+import { eventRow } from '../events/event-rows.js';
+import { Problem } from '../problems.js';
+import type { Store } from '../store/database.js';
+import { isoTimestamp } from '../store/timestamps.js';
+import type { WebhookDispatcher } from './webhook-dispatcher.js';
+import type { WebhookRegistrations } from './webhook-registrations.js';
+
+type Schemas = components['schemas'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+type ListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
+// Newest first by event (internal ids follow the order events were written); the cursor is the last event id seen.
+const encodeCursor = (eventId: string) => Buffer.from(eventId).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const eventId = Buffer.from(cursor, 'base64url').toString();
+  if (!/^evt_[0-9a-hjkmnp-tv-z]{26}$/.test(eventId))
+    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
+      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
+    });
+  return eventId;
+}
+
+export class WebhookDeliveries {
+  constructor(
+    private readonly store: Store,
+    private readonly registrations: WebhookRegistrations,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {}
+
+  private select() {
+    return this.store.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
+      .select([
+        'e.event_id',
+        'e.type',
+        'd.webhook_id',
+        'd.url',
+        'd.outcome',
+        'd.status_code',
+        'd.duration_ms',
+        'd.error',
+        'd.attempted_at',
+        'd.event_id as internal_id',
+      ]);
+  }
+
+  async list(merchantId: number, webhookId: string, query: ListQuery): Promise<Schemas['WebhookDeliveryList']> {
+    await this.registrations.find(merchantId, webhookId);
+    const pageSize = query.PageSize ?? 25;
+    let q = this.select().where('d.webhook_id', '=', webhookId);
+    if (query.Cursor !== undefined) {
+      const after = decodeCursor(query.Cursor);
+      q = q.where('d.event_id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', after));
+    }
+    const rows = await q
+      .orderBy('d.event_id', 'desc')
+      .limit(pageSize + 1)
+      .execute();
+    const page = rows.slice(0, pageSize);
+    return { data: page.map(toDelivery), nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.event_id) : null };
+  }
+
+  /** Sends a `webhook.test` event to the registration now and answers with the delivery's outcome. */
+  async test(merchantId: number, webhookId: string): Promise<WebhookDelivery> {
+    const registration = await this.registrations.find(merchantId, webhookId);
+    const at = Date.now();
+    const event = await this.store.db
+      .insertInto('events')
+      .values(
+        eventRow({
+          type: 'webhook.test' as const,
+          subject: registration.id,
+          merchantId,
+          environment: registration.environment,
+          at,
+          body: (envelope): Schemas['WebhookTestEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), webhook_id: registration.id }),
+          // Sent here, not by the rounds.
+          dispatchedAt: at,
+        }),
+      )
+      .returning(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+      .executeTakeFirstOrThrow();
+    await this.dispatcher.deliverNow(event, registration);
+    const row = await this.select().where('d.webhook_id', '=', webhookId).where('d.event_id', '=', event.id).executeTakeFirstOrThrow();
+    return toDelivery(row);
+  }
+}
+
+function toDelivery(row: {
+  event_id: string;
+  type: string;
+  webhook_id: string;
+  url: string;
+  outcome: WebhookDelivery['outcome'];
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  attempted_at: number;
+}): WebhookDelivery {
+  return {
+    eventId: row.event_id,
+    eventType: row.type as WebhookDelivery['eventType'],
+    webhookId: row.webhook_id,
+    url: row.url,
+    outcome: row.outcome,
+    statusCode: row.status_code === null ? null : Number(row.status_code),
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    error: row.error,
+    attemptedOn: isoTimestamp(row.attempted_at),
+  };
+}
