@@ -16,9 +16,31 @@ export {
 } from './create-clients.js';
 export { ApiProblemError, unwrap, type ProblemDetails, type ProblemFieldError } from './problem-error.js';
 export { TokenProvider, type IssuedToken, type TokenProviderOptions } from './token-provider.js';
-export { eachPartnerTransaction, eachPayee, eachPayout, eachRecipient, eachTransaction } from './paginate.js';
 export {
+  eachAccountLedgerEntry,
+  eachAccountTransfer,
+  eachBankingCounterparty,
+  eachBusiness,
+  eachBusinessAccount,
+  eachCounterparty,
+  eachEvent,
+  eachPartnerTransaction,
+  eachPayee,
+  eachPayout,
+  eachRecipient,
+  eachTransaction,
+  eachWebhookDelivery,
+} from './paginate.js';
+export {
+  isPayoutEvent,
+  receiveEvent,
   receivePayoutEvent,
+  type NocEvent,
+  type PaymentEvent,
+  type TransferEvent,
+  type VerificationEvent,
+  type WebhookEvent,
+  type WebhookTestEvent,
   type PayoutCancelledEvent,
   type PayoutCompletedEvent,
   type PayoutCreatedEvent,

@@ -3,10 +3,13 @@
 import type { components as MerchantSchemas, operations as MerchantOperations } from '../generated/merchant/schema.js';
 import type { components as PartnerSchemas, operations as PartnerOperations } from '../generated/partner/schema.js';
 import type { operations as CounterpartyOperations } from '../generated/counterparty/schema.js';
-import type { CounterpartyClient, MerchantClient, PartnerClient, PlatformClient } from './create-clients.js';
+import type { operations as BankingOperations } from '../generated/banking/schema.js';
+import type { BankingClient, CounterpartyClient, MerchantClient, PartnerClient, PlatformClient } from './create-clients.js';
 import { unwrap } from './problem-error.js';
 
 type PayoutQuery = Omit<NonNullable<MerchantOperations['listPayouts']['parameters']['query']>, 'Cursor'>;
+type EventQuery = Omit<NonNullable<MerchantOperations['listEvents']['parameters']['query']>, 'Cursor'>;
+type DeliveryQuery = Omit<NonNullable<MerchantOperations['listWebhookDeliveries']['parameters']['query']>, 'Cursor'>;
 type PayeeFilters = Omit<MerchantSchemas['schemas']['PayeeListRequest'], 'pageNumber'>;
 type RecipientQuery = Omit<NonNullable<PartnerOperations['listRecipients']['parameters']['query']>, 'PageNumber'>;
 type PartnerSearch = Omit<PartnerSchemas['schemas']['PartnerTransactionSearchRequest'], 'pageNumber'>;
@@ -14,12 +17,55 @@ type CounterpartySearch = Omit<
   NonNullable<CounterpartyOperations['searchTransactions']['requestBody']>['content']['application/json'],
   'pageNumber'
 >;
+type CounterpartyQuery = Omit<NonNullable<CounterpartyOperations['listCounterparties']['parameters']['query']>, 'Cursor'>;
+
+/**
+ * The pager of every paginated list, by operationId: the docs list them, and test/client/pagers.test.ts checks that
+ * each list of the contract (a cursor page or a page number) has one.
+ */
+export const pagers = {
+  listPayouts: 'eachPayout',
+  listEvents: 'eachEvent',
+  listWebhookDeliveries: 'eachWebhookDelivery',
+  listPayees: 'eachPayee',
+  listRecipients: 'eachRecipient',
+  searchPartnerTransactions: 'eachPartnerTransaction',
+  searchTransactions: 'eachTransaction',
+  listCounterparties: 'eachCounterparty',
+  listBusinesses: 'eachBusiness',
+  listBusinessAccounts: 'eachBusinessAccount',
+  listBankingCounterparties: 'eachBankingCounterparty',
+  listAccountTransfers: 'eachAccountTransfer',
+  listAccountLedgerEntries: 'eachAccountLedgerEntry',
+} as const;
 
 /** Payouts, newest first, following `nextCursor` (groups A and B). */
 export async function* eachPayout(client: MerchantClient | PlatformClient, query: PayoutQuery = {}) {
   let cursor: string | undefined;
   do {
     const page = await unwrap((client as MerchantClient).GET('/v1/payouts', { params: { query: { ...query, Cursor: cursor } } }));
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** Events of the last 30 days, newest first, following `nextCursor` (groups A and B): how a receiver catches up. */
+export async function* eachEvent(client: MerchantClient | PlatformClient, query: EventQuery = {}) {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap((client as MerchantClient).GET('/v1/events', { params: { query: { ...query, Cursor: cursor } } }));
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** One registration's deliveries, newest first, following `nextCursor` (group A). */
+export async function* eachWebhookDelivery(client: MerchantClient, webhookId: string, query: DeliveryQuery = {}) {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap(
+      client.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { ...query, Cursor: cursor } } }),
+    );
     yield* page.data;
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -62,5 +108,66 @@ export function eachPartnerTransaction(client: PartnerClient, search: PartnerSea
 export function eachTransaction(client: CounterpartyClient, search: CounterpartySearch = {}) {
   return byPageNumber((pageNumber) =>
     unwrap(client.POST('/finance/v1/search_transactions', { body: { pageSize: 100, ...search, pageNumber } })),
+  );
+}
+
+/** Counterparties of the partner's linked merchants, newest first, following `nextCursor` (group E). */
+export async function* eachCounterparty(client: CounterpartyClient, query: CounterpartyQuery = {}) {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap(client.GET('/finance/v1/payee', { params: { query: { ...query, Cursor: cursor } } }));
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+type BankingQuery<Id extends keyof BankingOperations> = Omit<NonNullable<BankingOperations[Id]['parameters']['query']>, 'Cursor'>;
+
+/** Every item of a cursor-paged list, following `nextCursor` until it is null. */
+async function* byCursor<T>(fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>) {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** The merchant's businesses, newest first (group D). */
+export function eachBusiness(client: BankingClient, query: BankingQuery<'listBusinesses'> = {}) {
+  return byCursor((Cursor) => unwrap(client.GET('/finance/api/v1/business', { params: { query: { ...query, Cursor } } })));
+}
+
+/** One business's accounts, newest first (group D). */
+export function eachBusinessAccount(client: BankingClient, businessId: number, query: BankingQuery<'listBusinessAccounts'> = {}) {
+  return byCursor((Cursor) =>
+    unwrap(client.GET('/finance/api/v1/business/{id}/accounts', { params: { path: { id: businessId }, query: { ...query, Cursor } } })),
+  );
+}
+
+/** One business's counterparties, newest first (group D). */
+export function eachBankingCounterparty(client: BankingClient, businessId: number, query: BankingQuery<'listBankingCounterparties'> = {}) {
+  return byCursor((Cursor) =>
+    unwrap(
+      client.GET('/finance/api/v1/business/{id}/counterparties', { params: { path: { id: businessId }, query: { ...query, Cursor } } }),
+    ),
+  );
+}
+
+/** One account's transfers matching the filters, newest first (group D). */
+export function eachAccountTransfer(client: BankingClient, accountId: number, query: BankingQuery<'listAccountTransfers'> = {}) {
+  return byCursor((Cursor) =>
+    unwrap(
+      client.GET('/finance/api/v1/account/{accountId}/transactions', { params: { path: { accountId }, query: { ...query, Cursor } } }),
+    ),
+  );
+}
+
+/** One account's statement: its ledger entries, newest first (group D). */
+export function eachAccountLedgerEntry(client: BankingClient, accountId: number, query: BankingQuery<'listAccountLedgerEntries'> = {}) {
+  return byCursor((Cursor) =>
+    unwrap(
+      client.GET('/finance/api/v1/account/{accountId}/ledger-entries', { params: { path: { accountId }, query: { ...query, Cursor } } }),
+    ),
   );
 }

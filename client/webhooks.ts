@@ -1,5 +1,6 @@
-// Receiving payout webhooks: the payload types of the six events, and a helper that parses a delivery
-// and, when the registration is signed, verifies its signature first.
+// Receiving webhooks: the payload types of the events, and helpers that parse a delivery and, when the
+// registration is signed, verify its signature first. Every event carries `id` (also the `webhook-id` header:
+// keep the ids handled, and skip one seen before), `type` and `environment`.
 import type { components } from '../generated/merchant/schema.js';
 import { verifyWebhook } from './webhook-signature.js';
 
@@ -18,6 +19,18 @@ export type PayoutEvent =
   | PayoutFailedEvent
   | PayoutCancelledEvent;
 export type PayoutEventState = PayoutEvent['state'];
+/** A `webhook.test` delivery (`testWebhook`). */
+export type WebhookTestEvent = Schemas['WebhookTestEvent'];
+/** `transfer.*`: a banking transfer accepted or entering a status, with the transfer. */
+export type TransferEvent = Schemas['TransferEvent'];
+/** `verification.updated`, with the identity verification. */
+export type VerificationEvent = Schemas['VerificationEvent'];
+/** `payment.*`: a partner's payment request for the merchant, with the payment. */
+export type PaymentEvent = Schemas['PaymentEvent'];
+/** `noc.received`: a notification of change, with the transfer or the payment it corrects. */
+export type NocEvent = Schemas['NocEvent'];
+/** Any event a registration receives, as `listEvents` and `getEvent` return it too. Branch on `type`. */
+export type WebhookEvent = PayoutEvent | TransferEvent | VerificationEvent | PaymentEvent | NocEvent | WebhookTestEvent;
 
 const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled'];
 
@@ -29,15 +42,16 @@ const header = (headers: HeaderBag, name: string): string | null => {
 };
 
 /**
- * Parses a payout webhook delivery from its raw body. With `secret` (the `whsec_...` shown when a signed
- * registration was made), the Standard Webhooks signature and timestamp are verified first and a
- * WebhookVerificationError is thrown when they do not hold. A body that is not a payout event is a TypeError.
+ * Parses a webhook delivery from its raw body. With `secret` (the `whsec_...` shown when a signed registration was
+ * made or its secret rotated), the Standard Webhooks signature and timestamp are verified first and a
+ * WebhookVerificationError is thrown when they do not hold. A body without an event's `id`, `type` and
+ * `environment` is a TypeError. Event types added later parse too: handle the types you know and ignore the rest.
  */
-export async function receivePayoutEvent(
+export async function receiveEvent(
   body: string,
   headers: HeaderBag = {},
   options: { secret?: string; toleranceSeconds?: number; now?: () => number } = {},
-): Promise<PayoutEvent> {
+): Promise<WebhookEvent> {
   if (options.secret) {
     await verifyWebhook(
       options.secret,
@@ -50,15 +64,37 @@ export async function receivePayoutEvent(
       options,
     );
   }
-  const event = JSON.parse(body) as Partial<PayoutEvent>;
+  const event = JSON.parse(body) as Partial<WebhookEvent> | null;
   const ok =
     typeof event === 'object' &&
     event !== null &&
-    typeof event.payout_request_id === 'string' &&
-    typeof event.amount === 'string' &&
-    typeof event.currency === 'string' &&
-    typeof event.timestamp === 'string' &&
-    states.includes(event.state as PayoutEventState);
-  if (!ok) throw new TypeError('The body is not a payout event.');
-  return event as PayoutEvent;
+    typeof event.id === 'string' &&
+    typeof event.type === 'string' &&
+    typeof event.environment === 'string';
+  if (!ok) throw new TypeError('The body is not an event.');
+  return event as WebhookEvent;
+}
+
+/** Whether an event is one of a payout's (`payout.<state>`), with the payout's fields. */
+export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
+  const e = event as Partial<PayoutEvent>;
+  return (
+    event.type.startsWith('payout.') &&
+    typeof e.payout_request_id === 'string' &&
+    typeof e.amount === 'string' &&
+    typeof e.currency === 'string' &&
+    typeof e.timestamp === 'string' &&
+    states.includes(e.state as PayoutEventState)
+  );
+}
+
+/** Parses a payout event's delivery as `receiveEvent` does; any other event is a TypeError. */
+export async function receivePayoutEvent(
+  body: string,
+  headers: HeaderBag = {},
+  options: { secret?: string; toleranceSeconds?: number; now?: () => number } = {},
+): Promise<PayoutEvent> {
+  const event = await receiveEvent(body, headers, options);
+  if (!isPayoutEvent(event)) throw new TypeError('The body is not a payout event.');
+  return event;
 }
