@@ -89,7 +89,7 @@ async function runOn(store: BenchStore): Promise<WebhookLatencyRun> {
   const reader = await openStore(store.url, { migrate: false, poolSize: 1 });
   const pendingOfHanging = async () => {
     const rows = await reader.db
-      .selectFrom('payout_events')
+      .selectFrom('events')
       .select('id')
       .where('merchant_id', '=', hangingMerchant.merchantId)
       .where('dispatched_at', 'is', null)

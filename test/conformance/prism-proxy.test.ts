@@ -24,6 +24,7 @@ import { freePortRange } from '../../scripts/free-ports.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { documentedRequest } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';
+import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { startPrismProxy, type PrismProxy } from './prism-proxy-process.js';
@@ -70,6 +71,7 @@ beforeAll(async () => {
   service = await startService(db.url, { sandboxStepMs: 0 }, { workers: false });
   service.services.dispatcher.start();
   service.services.paymentEngine.start();
+  service.services.transferEngine.start();
   receiver = await startReceiver();
   badUpstream = createServer((_req, res) => {
     // A payee whose id is a string and without its required fields: a response that breaks the contract.
@@ -403,15 +405,14 @@ describe('group D through its proxy', () => {
     );
 
     const accountId = operating.id;
-    expect(
-      (
-        await unwrap(
-          d.POST('/finance/api/v1/transaction/ach/pull', {
-            body: { accountId, counterpartyId: supplier.id, amount: 25000, currency: 'USD', description: 'Funding' },
-          }),
-        )
-      ).status,
-    ).toBe('completed');
+    const funding = await unwrap(
+      d.POST('/finance/api/v1/transaction/ach/pull', {
+        body: { accountId, counterpartyId: supplier.id, amount: 25000, currency: 'USD', description: 'Funding' },
+      }),
+    );
+    expect(funding.status).toBe('pending');
+    // Read back (getTransfer, through the proxy too) until the sandbox has completed it: the debits below need it.
+    await settled(d, funding.id, 'completed');
     await unwrap(
       d.POST('/finance/api/v1/transaction/ach/push', { body: { accountId, counterpartyId: supplier.id, amount: 250, currency: 'USD' } }),
     );

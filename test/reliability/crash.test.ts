@@ -5,9 +5,10 @@
 // sequence; no webhook event is delivered twice. The seed allows at most once: a delivery in flight at the
 // kill may be lost (the dispatcher claims before it sends), so the test asserts that every event the
 // receiver did not get is one whose delivery was claimed and whose outcome was never recorded (a process
-// died in between), and reports how many were lost.
+// died in between), and reports how many were lost; and that the events API still lists every one of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
+import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import { openStore, type Store } from '../../server/store/database.js';
 import { bankAccount, individual } from '../support/merchants.js';
@@ -131,7 +132,11 @@ describe.each(stores)('crash and restart on $name', (kind) => {
       .innerJoin('payee_accounts', 'payee_accounts.id', 'payouts.account_id')
       .select(['payouts.reference', 'payee_accounts.account_number'])
       .execute();
-    const events = await q.selectFrom('payout_events').select(['id', 'payout_reference', 'state']).orderBy('id').execute();
+    const events = (await q.selectFrom('events').select(['id', 'subject', 'type']).orderBy('id').execute()).map((e) => ({
+      id: e.id,
+      payout_reference: e.subject,
+      state: e.type.replace(/^payout\./, ''),
+    }));
     const deliveries = await q.selectFrom('webhook_deliveries').select(['event_id', 'outcome']).execute();
     const storedStates = statesByPayout(events.map((e) => ({ payout: e.payout_reference, state: e.state })));
     for (const { reference, account_number } of payouts)
@@ -154,6 +159,21 @@ describe.each(stores)('crash and restart on $name', (kind) => {
       );
     expect(deliveries).toHaveLength(events.length);
     expect(deliveries.filter((d) => !['delivered', 'sending', 'unknown'].includes(d.outcome))).toEqual([]);
+
+    // Nothing is lost for good: the events API lists every event, the lost ones included, each with the body and
+    // the id (the `webhook-id`) of its delivery where there was one.
+    const listed = new Map<string, unknown>();
+    for await (const e of eachEvent(client, { PageSize: 100 })) {
+      const { payout_request_id, state } = e as { payout_request_id: string; state: string };
+      listed.set(`${payout_request_id}:${state}`, e);
+    }
+    expect(listed.size).toBe(events.length);
+    for (const e of lost) expect(listed.has(`${e.payout_reference}:${e.state}`), `${e.payout_reference} ${e.state}`).toBe(true);
+    for (const d of receiver!.deliveries) {
+      const body = JSON.parse(d.body) as { id: string; payout_request_id: string; state: string };
+      expect(d.headers['webhook-id']).toBe(body.id);
+      expect(listed.get(`${body.payout_request_id}:${body.state}`)).toEqual(body);
+    }
 
     expect([...failures.flat(), ...server.failures]).toEqual([]);
     // Claimed and never recorded: sent or being sent when a process died (the receiver may have got some).

@@ -1,7 +1,7 @@
 // Scale out: two server processes (RUN_WORKERS=true on both: each runs a payout engine and a webhook
 // dispatcher) on one fresh PostgreSQL database, SANDBOX_STEP_MS=0, 1,000 payouts created through both
 // in turn. Proves, by reading the database directly and the receiver's log: each transition happened
-// exactly once (one payout_events row per payout and state, each payout's states in order), each webhook
+// exactly once (one events row per payout and state, each payout's states in order), each webhook
 // delivery happened exactly once (one webhook_deliveries row per event and registration, delivered, and
 // the receiver got each (payout, state) once), all 1,000 completed, and both instances did part of the
 // delivering (so the two really competed). PostgreSQL only: SQLite is one process's store.
@@ -100,7 +100,7 @@ describe.skipIf(!postgresAvailable)(title, () => {
         )) >= eventCount &&
         (await count(
           q
-            .selectFrom('payout_events')
+            .selectFrom('events')
             .select((eb) => eb.fn.countAll().as('n'))
             .where('dispatched_at', 'is', null)
             .executeTakeFirstOrThrow(),
@@ -124,15 +124,15 @@ describe.skipIf(!postgresAvailable)(title, () => {
     expect(payouts).toHaveLength(payoutCount);
     expect(new Set(payouts.map((p) => p.reference))).toEqual(new Set(result.accepted.map((p) => p.reference)));
     const repeated = await q
-      .selectFrom('payout_events')
-      .select(['payout_reference', 'state', (eb) => eb.fn.countAll().as('n')])
-      .groupBy(['payout_reference', 'state'])
+      .selectFrom('events')
+      .select(['subject', 'type', (eb) => eb.fn.countAll().as('n')])
+      .groupBy(['subject', 'type'])
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(repeated).toEqual([]);
-    const events = await q.selectFrom('payout_events').select(['id', 'payout_reference', 'state']).orderBy('id').execute();
+    const events = await q.selectFrom('events').select(['id', 'subject', 'type']).orderBy('id').execute();
     expect(events).toHaveLength(eventCount);
-    const storedStates = statesByPayout(events.map((e) => ({ payout: e.payout_reference, state: e.state })));
+    const storedStates = statesByPayout(events.map((e) => ({ payout: e.subject, state: e.type.replace(/^payout\./, '') })));
     const outOfSequence = [...storedStates].filter(([, states]) => states.join() !== expectedStates.join());
     expect(outOfSequence).toEqual([]);
 

@@ -220,6 +220,48 @@ const cases: Case[] = [
     call: (o) => ({ query: { id: o.ids.webhook } }),
     expect: 404,
   },
+  ...(
+    [
+      ['getWebhook', 'GET', ''],
+      ['updateWebhook', 'PATCH', ''],
+      ['rotateWebhookSecret', 'POST', '/rotate-secret'],
+      ['testWebhook', 'POST', '/test'],
+      ['listWebhookDeliveries', 'GET', '/deliveries'],
+    ] as const
+  ).map(
+    ([operationId, method, rest]): Case => ({
+      group: 'merchant',
+      operationId,
+      what: "the owner's webhook",
+      method,
+      path: (o) => `/v1/webhooks/${o.ids.webhook}${rest}`,
+      ...(method === 'PATCH' ? { call: body(() => ({ enabled: false, events: ['payout.created'] })) } : {}),
+      expect: 404,
+    }),
+  ),
+  ...(['merchant', 'platform'] as const).flatMap((group): Case[] => {
+    const base = group === 'platform' ? '/payouts' : '';
+    return [
+      {
+        group,
+        operationId: 'getEvent',
+        what: "the owner's event",
+        method: 'GET',
+        path: (o) => `${base}/v1/events/${o.ids.event}`,
+        expect: 404,
+      },
+      {
+        group,
+        operationId: 'listEvents',
+        what: "events of the owner's payout",
+        method: 'GET',
+        path: () => `${base}/v1/events`,
+        call: (o) => ({ query: { PayoutUniqueReference: o.ids.payout } }),
+        expect: 'filtered',
+      },
+      { group, operationId: 'listEvents', what: 'events', method: 'GET', path: () => `${base}/v1/events`, expect: 'filtered' },
+    ];
+  }),
 
   // Group B: the same payees and payouts under /payouts.
   {
@@ -394,6 +436,24 @@ const cases: Case[] = [
     call: body((o) => ({ paymentId: o.ids.partnerPayment })),
     expect: 'filtered',
   },
+  {
+    group: 'partner',
+    operationId: 'updateRecipient',
+    what: "the owner's recipient",
+    method: 'PATCH',
+    path: (o) => `/finance/v1/payees/${o.ids.achRecipient}`,
+    call: body(() => ({ name: 'Hijacked', ach: { accountNumber: '999988887777' } })),
+    expect: 404,
+  },
+  {
+    group: 'partner',
+    operationId: 'updateRecipient',
+    what: "the owner's group E counterparty",
+    method: 'PATCH',
+    path: (o) => `/finance/v1/payees/${o.ids.counterparty}`,
+    call: body(() => ({ email: 'hijacked@example.com' })),
+    expect: 404,
+  },
 
   // Group D: the owner's business, accounts and counterparties, alone or mixed with the intruder's own.
   {
@@ -524,6 +584,121 @@ const cases: Case[] = [
     call: body((o, i) => ({ accountId: i.ids.account, toAccountId: o.ids.account, amount: 5, currency: 'USD' })),
     expect: 404,
   },
+  {
+    group: 'banking',
+    operationId: 'listBusinesses',
+    what: 'businesses',
+    method: 'GET',
+    path: () => '/finance/api/v1/business',
+    expect: 'filtered',
+  },
+  {
+    group: 'banking',
+    operationId: 'listBusinessAccounts',
+    what: "the owner's business",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/business/${o.ids.business}/accounts`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'listBankingCounterparties',
+    what: "the owner's business",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/business/${o.ids.business}/counterparties`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'getAccount',
+    what: "the owner's business and account",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/business/${o.ids.business}/accounts/${o.ids.account}`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'getAccount',
+    what: "the owner's account under its own business",
+    method: 'GET',
+    path: (o, i) => `/finance/api/v1/business/${i.ids.business}/accounts/${o.ids.account}`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'getIdentityVerification',
+    what: "the owner's verification",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/identity-verification/${o.ids.verification}`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'getBankingCounterparty',
+    what: "the owner's counterparty",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/counterparty/${o.ids.bicCounterparty}`,
+    expect: 404,
+  },
+  ...(
+    [
+      ['getAccountNumbers', '/numbers'],
+      ['listAccountTransfers', '/transactions'],
+      ['listAccountLedgerEntries', '/ledger-entries'],
+    ] as const
+  ).map(
+    ([operationId, rest]): Case => ({
+      group: 'banking',
+      operationId,
+      what: "the owner's account",
+      method: 'GET',
+      path: (o) => `/finance/api/v1/account/${o.ids.account}${rest}`,
+      expect: 404,
+    }),
+  ),
+  {
+    group: 'banking',
+    operationId: 'getTransfer',
+    what: "the owner's transfer",
+    method: 'GET',
+    path: (o) => `/finance/api/v1/transaction/${o.ids.transfer}`,
+    expect: 404,
+  },
+  {
+    group: 'banking',
+    operationId: 'simulateInboundTransfer',
+    what: "a credit into the owner's account",
+    method: 'POST',
+    path: () => '/finance/api/v1/simulations/inbound-transfer',
+    call: body((o) => ({ accountId: o.ids.account, amount: 5, currency: 'USD', rail: 'ACH', originatorName: 'Intruder' })),
+    expect: 404,
+  },
+  ...(
+    [
+      ['simulateTransferSettlement', 'settlement', { status: 'failed' }],
+      ['simulateTransferReturn', 'return', { returnCode: 'R01' }],
+      ['simulateNotificationOfChange', 'notification-of-change', { changeCode: 'C01', correctedData: { accountNumber: '999988887777' } }],
+    ] as const
+  ).map(
+    ([operationId, step, request]): Case => ({
+      group: 'banking',
+      operationId,
+      what: "the owner's transfer",
+      method: 'POST',
+      path: (o) => `/finance/api/v1/simulations/transfers/${o.ids.transfer}/${step}`,
+      call: body(() => request),
+      expect: 404,
+    }),
+  ),
+  {
+    group: 'banking',
+    operationId: 'simulateVerificationDecision',
+    what: "the owner's verification",
+    method: 'POST',
+    path: (o) => `/finance/api/v1/simulations/identity-verification/${o.ids.verification}/decision`,
+    call: body(() => ({ status: 'approved' })),
+    expect: 404,
+  },
 
   // Group E: counterparties and payments of the owner's merchant.
   {
@@ -587,6 +762,86 @@ const cases: Case[] = [
     call: body((o) => ({ paymentId: String(o.ids.counterpartyPayment) })),
     expect: 'filtered',
   },
+  {
+    group: 'counterparty',
+    operationId: 'listCounterparties',
+    what: "the owner's merchant",
+    method: 'GET',
+    path: () => '/finance/v1/payee',
+    call: (o) => ({ query: { MerchantId: o.merchantId } }),
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'listCounterparties',
+    what: 'counterparties',
+    method: 'GET',
+    path: () => '/finance/v1/payee',
+    expect: 'filtered',
+  },
+  {
+    group: 'counterparty',
+    operationId: 'getCounterparty',
+    what: "the owner's counterparty",
+    method: 'GET',
+    path: (o) => `/finance/v1/payee/${o.ids.counterparty}`,
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'getCounterparty',
+    what: "the owner's group C recipient",
+    method: 'GET',
+    path: (o) => `/finance/v1/payee/${o.ids.achRecipient}`,
+    expect: 404,
+  },
+  {
+    group: 'counterparty',
+    operationId: 'updateCounterparty',
+    what: "the owner's counterparty",
+    method: 'PATCH',
+    path: (o) => `/finance/v1/payee/${o.ids.counterparty}`,
+    call: body(() => ({ name: 'Hijacked', ach: { accountNumber: '999988887777' } })),
+    expect: 404,
+  },
+  ...(['partner', 'counterparty'] as const).flatMap((group): Case[] =>
+    (['partnerPayment', 'counterpartyPayment'] as const).flatMap((payment): Case[] => [
+      {
+        group,
+        operationId: 'getPayment',
+        what: `the owner's ${payment === 'partnerPayment' ? 'recipient' : 'counterparty'} payment`,
+        method: 'GET',
+        path: (o) => `/finance/v1/payment_request/${o.ids[payment]}`,
+        expect: 404,
+      },
+      {
+        group,
+        operationId: 'cancelPayment',
+        what: `the owner's ${payment === 'partnerPayment' ? 'recipient' : 'counterparty'} payment`,
+        method: 'POST',
+        path: (o) => `/finance/v1/payment_request/${o.ids[payment]}/cancel`,
+        expect: 404,
+      },
+      {
+        group,
+        operationId: 'simulatePaymentReturn',
+        what: `the owner's ${payment === 'partnerPayment' ? 'recipient' : 'counterparty'} payment`,
+        method: 'POST',
+        path: (o) => `/finance/v1/simulations/payment_request/${o.ids[payment]}/return`,
+        call: body(() => ({ returnCode: 'R03' })),
+        expect: 404,
+      },
+      {
+        group,
+        operationId: 'simulatePaymentNotificationOfChange',
+        what: `the owner's ${payment === 'partnerPayment' ? 'recipient' : 'counterparty'} payment`,
+        method: 'POST',
+        path: (o) => `/finance/v1/simulations/payment_request/${o.ids[payment]}/notification-of-change`,
+        call: body(() => ({ changeCode: 'C01', correctedData: { accountNumber: '999988887777' } })),
+        expect: 404,
+      },
+    ]),
+  ),
 ];
 
 /** Whether an operation names an object or a merchant or partner, and so must have a case above. */
@@ -595,26 +850,78 @@ const namesAnObject = (o: (typeof servedOperations)[number]) =>
   (o.parameters.some((p) => p.in === 'path' || /^(merchant|partner|customer)id$/i.test(p.name)) ||
     [...Object.keys(o.bodySchema?.properties ?? {})].some((n) => /^(merchant|partner|customer)id$/i.test(n)));
 
-/** Everything the owner can read of its own, as it reads it (the balance's read time left out). */
+/**
+ * The owner with every id, number and name swapped for one that exists for nobody, in the same format: a case
+ * built from it must be answered exactly as the case built from the owner (a foreign object is a missing one).
+ */
+function ghostOf(o: Tenant): Tenant {
+  const none = 999_999;
+  const nobody = (prefix: string) => `${prefix}_${'0'.repeat(26)}`;
+  const ids = Object.fromEntries(Object.entries(o.ids).map(([k, v]) => [k, typeof v === 'number' ? none : v])) as Tenant['ids'];
+  return {
+    ...o,
+    label: 'Nobody',
+    merchantId: none,
+    partnerId: none,
+    ids: {
+      ...ids,
+      payeeAccount: nobody('pa'),
+      ibanAccount: nobody('pa'),
+      payout: nobody('po'),
+      webhook: '00000000-0000-4000-8000-000000000000',
+      event: nobody('evt'),
+    },
+    accountNumbers: { operating: '100000000008', reserve: '100000000018' },
+  };
+}
+
+/** An answer with what names the object written the same way, so two answers differ only in what they say. */
+function comparable(a: Answer, named: Tenant): { status: number; body: string } {
+  let text = JSON.stringify(a.body === undefined ? a.text : { ...a.body, instance: undefined, requestId: undefined });
+  for (const id of Object.values(named.ids).filter((v) => typeof v === 'string')) text = text.replaceAll(id, '<id>');
+  return { status: a.status, body: text.replaceAll(named.label, '<label>').replace(/\d+/g, 'N') };
+}
+
+/** Everything the owner can read of its own, as it reads it (balances' read times left out, wherever they are). */
 async function ownerView(service: RunningService, o: Tenant): Promise<unknown[]> {
   const m = { token: o.merchantToken };
   const p = { token: o.partnerToken };
+  const account = `/finance/api/v1/account/${o.ids.account}`;
   const reads = await Promise.all([
     send(service.baseUrl, 'GET', `/v1/payees/${o.ids.payee}`, m),
     send(service.baseUrl, 'GET', `/v1/payees/${o.ids.payee}/accounts`, m),
     send(service.baseUrl, 'POST', '/v1/payees/list', { ...m, body: {} }),
     send(service.baseUrl, 'GET', '/v1/payouts', m),
     send(service.baseUrl, 'GET', '/v1/webhooks', m),
+    send(service.baseUrl, 'GET', `/v1/webhooks/${o.ids.webhook}`, m),
+    send(service.baseUrl, 'GET', '/v1/events', m),
+    send(service.baseUrl, 'GET', '/finance/api/v1/business', m),
     send(service.baseUrl, 'GET', `/finance/api/v1/business/${o.ids.business}`, m),
-    send(service.baseUrl, 'GET', `/finance/api/v1/account/${o.ids.account}/balance`, m),
+    send(service.baseUrl, 'GET', `/finance/api/v1/business/${o.ids.business}/accounts`, m),
+    send(service.baseUrl, 'GET', `/finance/api/v1/business/${o.ids.business}/counterparties`, m),
+    send(service.baseUrl, 'GET', `/finance/api/v1/identity-verification/${o.ids.verification}`, m),
+    send(service.baseUrl, 'GET', `${account}/balance`, m),
+    send(service.baseUrl, 'GET', `${account}/transactions`, m),
+    send(service.baseUrl, 'GET', `${account}/ledger-entries`, m),
     send(service.baseUrl, 'GET', `/finance/api/v1/account/${o.ids.reserveAccount}/balance`, m),
+    send(service.baseUrl, 'GET', `/finance/api/v1/transaction/${o.ids.transfer}`, m),
     send(service.baseUrl, 'GET', '/finance/v1/partner/list', p),
     send(service.baseUrl, 'GET', '/finance/v1/payees', p),
+    send(service.baseUrl, 'GET', `/finance/v1/payment_request/${o.ids.partnerPayment}`, p),
     send(service.baseUrl, 'POST', '/finance/v1/partner/search_transactions', { ...p, body: {} }),
+    send(service.baseUrl, 'GET', '/finance/v1/payee', p),
+    send(service.baseUrl, 'GET', `/finance/v1/payee/${o.ids.counterparty}`, p),
+    send(service.baseUrl, 'GET', `/finance/v1/payment_request/${o.ids.counterpartyPayment}`, p),
     send(service.baseUrl, 'POST', '/finance/v1/search_transactions', { ...p, body: {} }),
   ]);
-  for (const r of reads) expect(r.status).toBe(200);
-  return reads.map((r) => (r.body && typeof r.body === 'object' && 'asOf' in r.body ? { ...r.body, asOf: undefined } : r.body));
+  for (const r of reads) expect(r.status, r.text).toBe(200);
+  // The signing secrets are never readable over HTTP: a rotation would show only in the store.
+  const secrets = await service.services.store.db
+    .selectFrom('webhooks')
+    .select(['secret', 'previous_secret', 'previous_secret_until'])
+    .where('id', '=', o.ids.webhook)
+    .executeTakeFirstOrThrow();
+  return [...reads.map((r) => JSON.parse(r.text, (key, value) => (key === 'asOf' ? undefined : value))), secrets];
 }
 
 async function rowCounts(service: RunningService): Promise<Record<string, number>> {
@@ -665,11 +972,15 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     const path = c.path(owner, intruder);
     const call = c.call?.(owner, intruder) ?? {};
     const answer: Answer = await send(service.baseUrl, c.method, path, { ...call, token });
+    // The same request naming objects that exist for nobody gets the same answer, ids aside.
+    const ghost = ghostOf(owner);
+    const missing = await send(service.baseUrl, c.method, c.path(ghost, intruder), { ...c.call?.(ghost, intruder), token });
+    expect(comparable(answer, owner), 'answered like a missing object').toEqual(comparable(missing, ghost));
     if (c.expect === 'filtered') expect(answer.status, answer.text).toBe(200);
     else {
       expect(answer.status, answer.text).toBe(c.expect);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
-      expect(answer.body.type).toBe(problemType(c.expect === 404 ? 'not-found' : 'business-rule'));
+      expect(answer.body.type).toBe(problemType(c.expect === 404 ? 'not-found' : 'invalid-funding-account'));
     }
     // Nothing of the owner's comes back, not even in a problem's detail, beyond what the intruder itself sent.
     const sent = path + JSON.stringify(call);

@@ -101,7 +101,7 @@ describe('webhook receivers are consumed without trust', () => {
   async function merchantWithWebhooks(name: string, targets: string[]) {
     const m = await service.services.credentials.createMerchant(name);
     for (const url of targets) await service.services.webhooks.create(m.merchantId, { url, events: ['payout.created'] });
-    const payee = await service.services.payees.create(m.merchantId, individual);
+    const { body: payee } = await service.services.payees.create(m.merchantId, individual);
     await service.services.accounts.create(m.merchantId, payee.id, bankAccount());
     return {
       merchantId: m.merchantId,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { validatorAt } from '../support/contract.js';
 import { startService, type RunningService } from '../support/service.js';
+import { settled } from '../support/settled-transfer.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { declaredProperties, distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
 import { fill, send } from '../support/requests.js';
@@ -31,6 +32,10 @@ describe('no response exposes a secret or a full number', () => {
   let tenants: Tenant[];
   /** Sensitive values sent only in refused requests: a refusal must not echo them either. */
   const refused: string[] = [];
+  /** Each tenant's webhook secret after its rotation, shown once in the rotation's answer. */
+  const rotated = new Map<Tenant, string>();
+  /** New account numbers each tenant gives its recipient (C) and counterparty (E) by update: never shown whole. */
+  const replaced = (t: Tenant) => [`4${t.accountNumbers.operating.slice(1)}`, `3${t.accountNumbers.operating.slice(1)}`];
 
   /** The fetch every client of the scenario sends through: it keeps a copy of every answer. */
   const recording = async (request: Request): Promise<Response> => {
@@ -87,6 +92,80 @@ describe('no response exposes a secret or a full number', () => {
       await unwrap(t.c.GET('/finance/v1/payees', {}));
       await unwrap(t.c.POST('/finance/v1/partner/search_transactions', { body: {} }));
       await unwrap(t.e.POST('/finance/v1/search_transactions', { body: {} }));
+
+      // The reads, changes and simulations added since: webhook management and events (A, B), every group D read,
+      // a settled ACH push taken through a notification of change and a return, and C and E updates that send new
+      // account numbers (which must come back masked like the first ones).
+      const webhook = { params: { path: { id: t.ids.webhook } } };
+      await unwrap(t.a.GET('/v1/webhooks/{id}', webhook));
+      await unwrap(t.a.PATCH('/v1/webhooks/{id}', { ...webhook, body: { enabled: true } }));
+      rotated.set(t, (await unwrap(t.a.POST('/v1/webhooks/{id}/rotate-secret', webhook))).secret);
+      await unwrap(t.a.POST('/v1/webhooks/{id}/test', webhook));
+      await unwrap(t.a.GET('/v1/webhooks/{id}/deliveries', webhook));
+      await unwrap(t.a.GET('/v1/events'));
+      await unwrap(t.a.GET('/v1/events/{eventId}', { params: { path: { eventId: t.ids.event } } }));
+      await unwrap(t.b.GET('/v1/events'));
+      await unwrap(t.b.GET('/v1/events/{eventId}', { params: { path: { eventId: t.ids.event } } }));
+      const business = { params: { path: { id: t.ids.business } } };
+      await unwrap(t.d.GET('/finance/api/v1/business'));
+      await unwrap(t.d.GET('/finance/api/v1/business/{id}/accounts', business));
+      await unwrap(t.d.GET('/finance/api/v1/business/{id}/counterparties', business));
+      for (const verificationId of [t.ids.verification, t.ids.documentVerification])
+        await unwrap(t.d.GET('/finance/api/v1/identity-verification/{verificationId}', { params: { path: { verificationId } } }));
+      for (const counterpartyId of [t.ids.achCounterparty, t.ids.abaCounterparty, t.ids.bicCounterparty])
+        await unwrap(t.d.GET('/finance/api/v1/counterparty/{counterpartyId}', { params: { path: { counterpartyId } } }));
+      for (const accountId of [t.ids.account, t.ids.reserveAccount]) {
+        const account = { params: { path: { accountId } } };
+        await unwrap(
+          t.d.GET('/finance/api/v1/business/{id}/accounts/{accountId}', { params: { path: { id: t.ids.business, accountId } } }),
+        );
+        await unwrap(t.d.GET('/finance/api/v1/account/{accountId}/numbers', account));
+        await unwrap(t.d.GET('/finance/api/v1/account/{accountId}/transactions', account));
+        await unwrap(t.d.GET('/finance/api/v1/account/{accountId}/ledger-entries', account));
+      }
+      const transfer = { params: { path: { transferId: t.ids.transfer } } };
+      await settled(t.d, t.ids.transfer, 'completed');
+      await unwrap(
+        t.d.POST('/finance/api/v1/simulations/transfers/{transferId}/notification-of-change', {
+          ...transfer,
+          body: { changeCode: 'C02', correctedData: { routingNumber: '026009593' } },
+        }),
+      );
+      await unwrap(t.d.POST('/finance/api/v1/simulations/transfers/{transferId}/return', { ...transfer, body: { returnCode: 'R01' } }));
+      await unwrap(t.d.GET('/finance/api/v1/transaction/{transferId}', transfer));
+      await receiver.waitFor(1, (d) => d.path.endsWith(t.label.toLowerCase()) && d.body.includes('"transfer.returned"'));
+      // Decided already or not, the answer is recorded.
+      await t.d.POST('/finance/api/v1/simulations/identity-verification/{verificationId}/decision', {
+        params: { path: { verificationId: t.ids.verification } },
+        body: { status: 'approved' },
+      });
+      const [newRecipientNumber, newCounterpartyNumber] = replaced(t);
+      await unwrap(
+        t.c.PATCH('/finance/v1/payees/{payeeId}', {
+          params: { path: { payeeId: t.ids.achRecipient } },
+          body: { ach: { accountNumber: newRecipientNumber! } },
+        }),
+      );
+      await unwrap(
+        t.e.PATCH('/finance/v1/payee/{payeeId}', {
+          params: { path: { payeeId: t.ids.counterparty } },
+          body: { ach: { accountNumber: newCounterpartyNumber! } },
+        }),
+      );
+      await unwrap(t.e.GET('/finance/v1/payee'));
+      await unwrap(t.e.GET('/finance/v1/payee/{payeeId}', { params: { path: { payeeId: t.ids.counterparty } } }));
+      for (const paymentId of [t.ids.partnerPayment, t.ids.counterpartyPayment]) {
+        const payment = { params: { path: { paymentId } } };
+        // Whatever state each is in by now (a refusal is recorded like an answer): a NOC, a return, a cancel.
+        await t.c.POST('/finance/v1/simulations/payment_request/{paymentId}/notification-of-change', {
+          ...payment,
+          body: { changeCode: 'C02', correctedData: { routingNumber: '026009593' } },
+        });
+        await t.e.POST('/finance/v1/simulations/payment_request/{paymentId}/return', { ...payment, body: { returnCode: 'R03' } });
+        await t.e.POST('/finance/v1/payment_request/{paymentId}/cancel', payment);
+        await unwrap(t.c.GET('/finance/v1/payment_request/{paymentId}', payment));
+      }
+
       // Refusals of requests that carry sensitive values must not echo them.
       const [payeeNumber, iban] = t.sensitive;
       const badIban = `${iban!.slice(0, 2)}00${iban!.slice(4)}`;
@@ -148,13 +227,24 @@ describe('no response exposes a secret or a full number', () => {
   });
 
   it('no response or header carries a full account number, IBAN, SSN, tax id, document or ID number, or client secret', () => {
-    for (const t of [...tenants, { sensitive: refused }]) {
+    // But for one read: a deposit account's own numbers, asked for by its owner (proven on its own below).
+    const fullNumberReads = new Map(
+      tenants.flatMap((t) =>
+        (
+          [
+            [t.accountNumbers.operating, t.ids.account],
+            [t.accountNumbers.reserve, t.ids.reserveAccount],
+          ] as const
+        ).map(([number, accountId]) => [number, [`GET ${service.baseUrl}/finance/api/v1/account/${accountId}/numbers 200`]]),
+      ),
+    );
+    for (const t of [...tenants.map((t) => ({ ...t, sensitive: [...t.sensitive, ...replaced(t)] })), { sensitive: refused }]) {
       for (const value of t.sensitive) {
         const found = recorded.filter((r) => r.text.includes(value) || r.headers.includes(value));
         expect(
           found.map((r) => `${r.method} ${r.url} ${r.status}`),
           value,
-        ).toEqual([]);
+        ).toEqual(fullNumberReads.get(value) ?? []);
       }
     }
     // The numbers do come back, masked to their last four: the scan looks where they would be.
@@ -162,9 +252,23 @@ describe('no response exposes a secret or a full number', () => {
     expect(masked.filter((m) => recorded.some((r) => r.text.includes(m))).length).toBeGreaterThanOrEqual(10);
   });
 
+  it("a deposit account's full number is answered only by getAccountNumbers, to its owner", () => {
+    for (const t of tenants)
+      for (const [accountId, number] of [
+        [t.ids.account, t.accountNumbers.operating],
+        [t.ids.reserveAccount, t.accountNumbers.reserve],
+      ] as const) {
+        const reads = recorded.filter((r) => r.text.includes(number));
+        expect(reads.map((r) => `${r.method} ${new URL(r.url).pathname} ${r.status}`)).toEqual([
+          `GET /finance/api/v1/account/${accountId}/numbers 200`,
+        ]);
+        expect(JSON.parse(reads[0]!.text)).toMatchObject({ accountId, accountNumber: number });
+      }
+  });
+
   it('no webhook delivery carries a full account number or a secret', () => {
     for (const t of tenants)
-      for (const value of [...t.sensitive, t.webhookSecret])
+      for (const value of [...t.sensitive, ...replaced(t), t.webhookSecret, rotated.get(t)!])
         expect(receiver.deliveries.filter((d) => d.body.includes(value) || JSON.stringify(d.headers).includes(value))).toEqual([]);
   });
 
@@ -185,10 +289,14 @@ describe('no response exposes a secret or a full number', () => {
       ).toEqual([]);
   });
 
-  it('a webhook signing secret appears once, in the response that created it', () => {
+  it('a webhook signing secret appears once, in the response that created it or rotated it in', () => {
     for (const t of tenants) {
-      const carrying = recorded.filter((r) => r.text.includes(t.webhookSecret));
-      expect(carrying.map((r) => `${r.method} ${new URL(r.url).pathname} ${r.status}`)).toEqual(['POST /v1/webhooks 201']);
+      const carrying = (secret: string) =>
+        recorded
+          .filter((r) => r.text.includes(secret) || r.headers.includes(secret))
+          .map((r) => `${r.method} ${new URL(r.url).pathname} ${r.status}`);
+      expect(carrying(t.webhookSecret)).toEqual(['POST /v1/webhooks 201']);
+      expect(carrying(rotated.get(t)!)).toEqual([`POST /v1/webhooks/${t.ids.webhook}/rotate-secret 200`]);
     }
   });
 });

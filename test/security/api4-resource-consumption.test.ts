@@ -9,23 +9,29 @@ import { validatorAt, type Json } from '../support/contract.js';
 import { startService, type RunningService } from '../support/service.js';
 import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
 import { fill, problemType, send } from '../support/requests.js';
+import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 
 const mebibyte = 1_048_576;
 
 let service: RunningService;
+let tenant: Tenant;
 let tokens: { merchant: string; partner: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
-  const m = await service.services.credentials.createMerchant('Acme');
-  const p = await service.services.credentials.createPartner('Partner');
-  await service.services.credentials.link(p.partnerId, m.merchantId);
-  tokens = {
-    merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-    partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
-  };
+  service = await startService(':memory:', {}, { resolve: loopbackResolver });
+  // A merchant and its partner holding one of everything, so a list under an object (an account's transfers, a
+  // webhook's deliveries) can be asked for its largest page.
+  tenant = await newTenant(service, 'Pager');
+  tokens = { merchant: tenant.merchantToken, partner: tenant.partnerToken };
 });
 afterAll(() => service.stop());
+
+/** The operation's path naming the tenant's own objects (`id` is a webhook in A, a business in D). */
+const ownPath = (o: ServedOperation) =>
+  fill(o.url, {
+    id: o.path.startsWith('/v1/webhooks/') ? tenant.ids.webhook : o.group === 'banking' ? tenant.ids.business : tenant.ids.payee,
+    accountId: tenant.ids.account,
+  });
 
 const auth = (o: ServedOperation) => (o.caller === 'none' ? {} : { token: tokens[o.caller] });
 const withBody = distinctOperations.filter((o) => o.bodyPointer);
@@ -93,10 +99,19 @@ describe('every list and search bounds its page', () => {
       [
         'merchant listPayees',
         'merchant listPayouts',
+        'merchant listEvents',
+        'merchant listWebhookDeliveries',
         'platform listPayees',
         'platform listPayouts',
+        'platform listEvents',
         'partner listRecipients',
         'partner searchPartnerTransactions',
+        'banking listBusinesses',
+        'banking listBusinessAccounts',
+        'banking listBankingCounterparties',
+        'banking listAccountTransfers',
+        'banking listAccountLedgerEntries',
+        'counterparty listCounterparties',
         'counterparty searchTransactions',
       ].sort(),
     );
@@ -109,7 +124,7 @@ describe('every list and search bounds its page', () => {
       expect(max, 'every paging parameter has a maximum').toBeGreaterThan(0);
       expect(max).toBeLessThanOrEqual(10_000);
       const ask = (value: number) =>
-        send(service.baseUrl, p.o.method.toUpperCase(), fill(p.o.url), {
+        send(service.baseUrl, p.o.method.toUpperCase(), ownPath(p.o), {
           ...auth(p.o),
           ...(p.where === 'query' ? { query: { [p.name]: value } } : { body: { [p.name]: value } }),
         });

@@ -111,12 +111,17 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
       '/finance/api/v1/transaction/internal/transfer',
       (x: Tenant) => ({ accountId: x.ids.account, toAccountId: x.ids.reserveAccount }),
     ],
+    [
+      'simulated inbound credit',
+      '/finance/api/v1/simulations/inbound-transfer',
+      (x: Tenant) => ({ accountId: x.ids.account, rail: 'ACH', originatorName: `${x.label} Funding` }),
+    ],
   ] as const;
 
   it.each(transfers)('%s: one key, many concurrent copies, one transfer and one balance change', async (name, path, parties) => {
     const balance = async () =>
       (await send(service.baseUrl, 'GET', `/finance/api/v1/account/${t.ids.account}/balance`, { token: t.merchantToken })).body
-        .ledger as string;
+        .available as string;
     const [transfersBefore, balanceBefore] = [await count(service, 'banking_transfers'), await balance()];
     const body = { ...parties(t), amount: 1.25, currency: 'USD' };
     const key = `${name.replace(/ /g, '-')}-${kind.name}`;
@@ -128,7 +133,9 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
     expectOneOriginal(answers, 201, (b) => b.id, replayHeader);
     expect(await count(service, 'banking_transfers')).toBe(transfersBefore + 1);
     const moved = (Number(await balance()) - Number(balanceBefore)).toFixed(2);
-    expect(['1.25', '-1.25', '0.00']).toContain(moved); // in, out, or between the merchant's own accounts: once
+    // Held once: a debit (push, wires, internal) takes 1.25 from available at acceptance; a pull's credit counts only
+    // once it settles, so available has not moved yet; a simulated inbound credit completes at once.
+    expect(moved).toBe({ 'ACH pull': '0.00', 'simulated inbound credit': '1.25' }[name as string] ?? '-1.25');
     const conflict = await send(service.baseUrl, 'POST', path, {
       token: t.merchantToken,
       body: { ...body, amount: 99 },
@@ -182,7 +189,7 @@ describe('creation is rate limited per caller, not per token', () => {
     service = await startService(':memory:', { rateLimitPerMinute: limit, sandboxStepMs: 3_600_000 }, { now });
     // Provisioned in-process, so that the whole minute's budget is left for the flood.
     merchant = await service.services.credentials.createMerchant('Flooder');
-    payeeId = (await service.services.payees.create(merchant.merchantId, individual)).id;
+    payeeId = (await service.services.payees.create(merchant.merchantId, individual)).body.id;
     await service.services.accounts.create(merchant.merchantId, payeeId, bankAccount());
   });
   afterAll(() => service.stop());

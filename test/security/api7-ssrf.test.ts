@@ -149,6 +149,21 @@ describe('registration refuses every target inside (WEBHOOK_ALLOW_PRIVATE=false)
   it('stored none of them', async () => {
     expect((await send(service.baseUrl, 'GET', '/v1/webhooks', { token })).body).toEqual([]);
   });
+
+  describe('and updateWebhook refuses the same targets, changing nothing', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = (await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'https://hooks.public.example/hook' } })).body.id;
+    });
+    afterAll(() => send(service.baseUrl, 'DELETE', '/v1/webhooks', { token, query: { id } }));
+
+    it.each([...refusedTargets, ...badSchemes])('refuses %s (4xx naming url)', async (url) => {
+      const r = await send(service.baseUrl, 'PATCH', `/v1/webhooks/${id}`, { token, body: { url } });
+      expect([400, 422], r.text).toContain(r.status);
+      expect(r.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
+      expect((await send(service.baseUrl, 'GET', `/v1/webhooks/${id}`, { token })).body.url).toBe('https://hooks.public.example/hook');
+    });
+  });
 });
 
 /**
@@ -267,7 +282,7 @@ async function connectionCounter(): Promise<{ port: number; connections: () => n
 }
 
 async function payout(service: RunningService, merchantId: number) {
-  const payee = await service.services.payees.create(merchantId, individual);
+  const { body: payee } = await service.services.payees.create(merchantId, individual);
   await service.services.accounts.create(merchantId, payee.id, bankAccount());
   return service.services.payouts.create(merchantId, { PayeeId: payee.id, Amount: 10, Currency: 'USD' });
 }
@@ -304,6 +319,10 @@ describe('delivery checks every target again and never connects inside', () => {
       const [record] = await settledDeliveries(service, 1);
       expect(record).toMatchObject({ outcome: 'refused', status_code: null });
       expect(record!.error).toContain('private');
+      // testWebhook sends at once and answers with the outcome: the same check, no connection.
+      const tested = await send(service.baseUrl, 'POST', `/v1/webhooks/${r.body.id}/test`, { token });
+      expect(tested.status, tested.text).toBe(200);
+      expect(tested.body).toMatchObject({ outcome: 'refused', statusCode: null });
       expect(counter.connections()).toBe(0);
     } finally {
       await service.stop();
@@ -314,6 +333,7 @@ describe('delivery checks every target again and never connects inside', () => {
     const service = await startService(':memory:', { webhookAllowPrivate: false }, { resolve: zoneResolver });
     try {
       const m = await service.services.credentials.createMerchant('Legacy');
+      const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
       const hosts = [
         '127.0.0.1',
         '2130706433',
@@ -343,6 +363,12 @@ describe('delivery checks every target again and never connects inside', () => {
       await payout(service, m.merchantId);
       const records = await settledDeliveries(service, hosts.length);
       expect(records.map((r) => [r.url, r.outcome])).toEqual(hosts.map((host) => [`https://${host}:${counter.port}/hook`, 'refused']));
+      // Nor does testWebhook, which sends on demand and shows the caller what came of it.
+      for (const { webhook_id } of records) {
+        const tested = await send(service.baseUrl, 'POST', `/v1/webhooks/${webhook_id}/test`, { token });
+        expect(tested.status, tested.text).toBe(200);
+        expect(tested.body).toMatchObject({ outcome: 'refused', statusCode: null, durationMs: null });
+      }
       expect(counter.connections()).toBe(0);
     } finally {
       await service.stop();

@@ -1,12 +1,17 @@
 // The banking ledger's invariants over real HTTP with the generated client, on each store: every transfer's
 // entries balance; every account's balance columns equal the sums of its entries; money is conserved over
-// a long random (fixed-seed) sequence of transfers whose outcomes an independent model predicts; concurrent
-// debits cannot overdraw an account; concurrent duplicates of one Idempotency-Key make one transfer.
+// a long random (fixed-seed) sequence of transfers whose outcomes an independent model predicts (ACH and wires
+// answered pending with their funds held, then followed to their ends); concurrent debits cannot overdraw an
+// account; concurrent duplicates of one Idempotency-Key make one transfer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
+import type { components } from '../../generated/banking/schema.js';
 import { startService, type RunningService } from '../support/service.js';
+import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
+
+type TransferStatus = components['schemas']['TransferStatus'];
 
 const insufficientFunds = 'https://payouts.example/problems/insufficient-funds';
 let taxIds = 0;
@@ -67,12 +72,14 @@ describe.each(stores)('banking ledger on $name', (kind) => {
   };
   const openAccount = async (c: BankingClient, businessId: number) =>
     (await unwrap(c.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId } }, body: {} }))).id;
+  /** An account holding `amount`: pulled in, and completed. */
   const fundedAccount = async (c: BankingClient, amount: number) => {
     const b = await business(c);
     const accountId = await openAccount(c, b.businessId);
-    await unwrap(
+    const pulled = await unwrap(
       c.POST('/finance/api/v1/transaction/ach/pull', { body: { accountId, counterpartyId: b.counterpartyId, amount, currency: 'USD' } }),
     );
+    await settled(c, pulled.id, 'completed');
     return { ...b, accountId };
   };
   const balance = (c: BankingClient, accountId: number) =>
@@ -147,11 +154,38 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     };
     const kinds = ['pull', 'pull', 'push', 'wire', 'internal', 'internal'] as const;
     const counts = { created: 0, refused: 0, completed: 0, returned: 0, failed: 0, processing: 0 };
+    const balanced = (entries: { direction: string; amount: string }[]) => {
+      const sum = (direction: string) =>
+        entries.filter((e) => e.direction === direction).reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
+      expect(sum('DEBIT')).toBe(sum('CREDIT'));
+    };
+    // ACH and wire transfers the sandbox may not have taken to their ends yet, by the account they were made for,
+    // with what each end changes in the model. An account's are awaited before its next transfer, so that
+    // transfer's refusal and balance are as determined as when the sandbox settled at once.
+    const entriesAtEnd: Record<TransferStatus, string[]> = {
+      pending: [],
+      processing: ['pending', 'pending'],
+      completed: ['posted', 'posted'],
+      failed: ['voided', 'voided'],
+      returned: ['posted', 'posted', 'posted', 'posted'],
+    };
+    const inFlight = new Map<number, { id: number; end: TransferStatus; onEnd: () => void }[]>();
+    const settleAccount = async (accountId: number) => {
+      for (const t of inFlight.get(accountId) ?? []) {
+        const ended = await settled(acme, t.id, t.end);
+        expect(ended.ledgerEntries.map((e) => e.status)).toEqual(entriesAtEnd[t.end]);
+        balanced(ended.ledgerEntries);
+        t.onEnd();
+        counts[t.end as keyof typeof counts] += 1;
+      }
+      inFlight.delete(accountId);
+    };
 
     for (let i = 0; i < 240; i++) {
       const what = pick([...kinds]);
       const from = pick(accounts);
       const cents = amount();
+      await settleAccount(from.id);
       const value = cents / 100;
       const m = model.get(from.id)!;
       // A debit the account cannot cover must be refused (none of these accounts has a funding account).
@@ -192,26 +226,29 @@ describe.each(stores)('banking ledger on $name', (kind) => {
       expect(result.response.status, `${what} ${i}`).toBe(201);
       const transfer = result.data!;
       counts.created += 1;
-      counts[transfer.status as keyof typeof counts] += 1;
-      if (what === 'pull' || what === 'push' || what === 'wire') {
-        const sandbox = cents % 100 === 91 ? 'returned' : cents % 100 === 92 ? 'failed' : cents % 100 === 93 ? 'processing' : 'completed';
-        expect(transfer.status).toBe(sandbox);
+      if (what === 'internal') {
+        expect(transfer.status).toBe('completed');
+        counts.completed += 1;
+      } else {
+        const end: TransferStatus =
+          cents % 100 === 91 ? 'returned' : cents % 100 === 92 ? 'failed' : cents % 100 === 93 ? 'processing' : 'completed';
         const sign = what === 'pull' ? 1 : -1;
-        if (sandbox === 'completed') {
-          m.ledger += sign * cents;
-          m.available += sign * cents;
-          externalIn += sign * cents;
-        }
-        // An outgoing transfer left processing holds its amount: available down, ledger not yet.
-        if (sandbox === 'processing' && sign < 0) m.available -= cents;
+        // Accepted with its entries held: an outgoing amount leaves available at once, an incoming one counts nowhere yet.
+        expect(transfer.status, `${what} ${i}`).toBe('pending');
+        expect(transfer.ledgerEntries.map((e) => e.status)).toEqual(['pending', 'pending']);
+        if (sign < 0) m.available -= cents;
+        const onEnd = () => {
+          if (end === 'completed') {
+            m.ledger += sign * cents;
+            if (sign > 0) m.available += cents;
+            externalIn += sign * cents;
+          }
+          // A failed or returned outgoing transfer gives its hold back; one left processing keeps it.
+          if (sign < 0 && (end === 'failed' || end === 'returned')) m.available += cents;
+        };
+        inFlight.set(from.id, [...(inFlight.get(from.id) ?? []), { id: transfer.id, end, onEnd }]);
       }
-      const debits = transfer.ledgerEntries
-        .filter((e) => e.direction === 'DEBIT')
-        .reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
-      const credits = transfer.ledgerEntries
-        .filter((e) => e.direction === 'CREDIT')
-        .reduce((s, e) => s + Math.round(Number(e.amount) * 100), 0);
-      expect(debits).toBe(credits);
+      balanced(transfer.ledgerEntries);
       const expected = model.get(transfer.accountBalance.accountId)!;
       expect(transfer.accountBalance).toMatchObject({
         ledger: (expected.ledger / 100).toFixed(2),
@@ -219,6 +256,7 @@ describe.each(stores)('banking ledger on $name', (kind) => {
       });
     }
 
+    for (const a of accounts) await settleAccount(a.id);
     expect(counts.created + counts.refused).toBe(240);
     for (const outcome of ['completed', 'returned', 'failed', 'processing'] as const) expect(counts[outcome], outcome).toBeGreaterThan(0);
     expect(counts.refused).toBeGreaterThan(0);
@@ -259,6 +297,10 @@ describe.each(stores)('banking ledger on $name', (kind) => {
       expect(statuses.filter((s) => s === 201)).toHaveLength(3);
       expect(statuses.filter((s) => s === 422)).toHaveLength(47);
       for (const r of results.filter((x) => x.response.status === 422)) expect(r.error!.type).toBe(insufficientFunds);
+      // The pushes hold their amounts at once; the ledger follows as the sandbox completes them.
+      expect((await balance(acme, a.accountId)).available).toBe('100.00');
+      if (path === 'ach/push')
+        for (const r of results.filter((x) => x.response.status === 201)) await settled(acme, r.data!.id, 'completed');
       expect(await balance(acme, a.accountId)).toMatchObject({ available: '100.00', ledger: '100.00' });
       const transfers = await db()
         .selectFrom('banking_transfers')
@@ -306,6 +348,8 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     expect(new Set(results.map((r) => r.data!.id)).size).toBe(1);
     expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
     for (const r of results) expect(r.data).toEqual(results[0]!.data);
+    expect(results[0]!.data).toMatchObject({ status: 'pending', accountBalance: { available: '40.00', ledger: '100.00' } });
+    await settled(acme, results[0]!.data!.id, 'completed');
     expect(await balance(acme, a.accountId)).toMatchObject({ available: '40.00', ledger: '40.00' });
     expect(
       await db()
@@ -363,6 +407,7 @@ describe.each(stores)('banking ledger on $name', (kind) => {
       );
       expect(new Set(results.map((r) => r.data?.id)).size).toBe(1);
       expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+      await settled(acme, results[0]!.data!.id, 'completed');
       expect(await balance(acme, a.accountId)).toMatchObject({ ledger: path === 'ach/pull' ? '110.00' : '90.00' });
     },
     60_000,

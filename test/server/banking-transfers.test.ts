@@ -1,14 +1,18 @@
 // Banking transfers (group D) over real HTTP with the generated client, on each store: ACH pull and push,
 // domestic and international wires and internal transfers; every sandbox outcome with its ledger entries
-// and balances, the funding-account sweep, and each documented refusal. Nothing is mocked.
+// and balances, the funding-account sweep, and each documented refusal. An ACH or wire transfer is answered
+// `pending` with its funds held, then read back through getTransfer once the sandbox has taken it to its end.
+// Nothing is mocked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { startService, type RunningService } from '../support/service.js';
+import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
 import type { components } from '../../generated/banking/schema.js';
 
 type BankingSchemas = components['schemas'];
+type TransferStatus = BankingSchemas['TransferStatus'];
 
 const problems = 'https://payouts.example/problems/';
 let taxIds = 0;
@@ -107,9 +111,24 @@ describe.each(stores)('banking transfers on $name', (kind) => {
     c.POST('/finance/api/v1/transaction/internal/transfer', { body: { accountId, toAccountId, amount, currency: 'USD' } });
   const balance = (c: BankingClient, accountId: number) =>
     unwrap(c.GET('/finance/api/v1/account/{accountId}/balance', { params: { path: { accountId } } }));
+  /**
+   * Waits until the transfer is in `status` (getTransfer) and checks that the engine has no further step due
+   * for it, so the state read is its end, not a stop on the way.
+   */
+  const ended = async (id: number, status: TransferStatus, c = acme) => {
+    const transfer = await settled(c, id, status);
+    const row = await service.services.store.db
+      .selectFrom('banking_transfers')
+      .select(['status', 'next_step_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row, `transfer ${id}`).toEqual({ status, next_step_at: null });
+    return transfer;
+  };
+  /** A world whose account holds `amount`, pulled in and completed. */
   const funded = async (c: BankingClient, amount: number) => {
     const w = await world(c);
-    await unwrap(pull(c, w.accountId, w.ach, amount));
+    await ended((await unwrap(pull(c, w.accountId, w.ach, amount))).id, 'completed', c);
     return w;
   };
   const transferCount = async () =>
@@ -146,14 +165,13 @@ describe.each(stores)('banking transfers on $name', (kind) => {
   });
 
   describe('ACH pull', () => {
-    it('pulls money in and completes at once in the sandbox: posted entries, available and ledger up', async () => {
+    it('pulls money in: pending with its credit held (counting nowhere), then completed: posted entries, available and ledger up', async () => {
       const w = await world(acme);
       const { data, response } = await pull(acme, w.accountId, w.ach, 25000, { description: 'Initial funding', externalId: 'fund-1' });
       expect(response.status).toBe(201);
-      expect(response.headers.get('location')).toBeNull(); // transfers have no read operation to point at
-      expect(data).toMatchObject({
+      expect(response.headers.get('location')).toBeNull(); // openapi/DECISIONS.md, "Success codes and Location"
+      const accepted = {
         type: 'ACH_PULL',
-        status: 'completed',
         amount: '25000.00',
         currency: 'USD',
         from: { type: 'COUNTERPARTY', accountId: null, counterpartyId: w.ach, name: 'Acme Supplies Inc.', accountNumber: '6789' },
@@ -166,19 +184,36 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         },
         description: 'Initial funding',
         externalId: 'fund-1',
-        ach: {
-          secCode: 'CCD',
-          sameDay: false,
-          effectiveDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-          traceNumber: expect.stringMatching(/^08410102[0-9]{7}$/),
-        },
         wire: null,
         fundingTransferId: null,
         reasons: [],
-        accountBalance: { accountId: w.accountId, currency: 'USD', available: '25000.00', ledger: '25000.00' },
+        returnCode: null,
+        returnedOn: null,
+        notificationOfChange: null,
+      };
+      const ach = { secCode: 'CCD', sameDay: false, effectiveDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) };
+      // Accepted: no trace number until submitted; the credit is held, so neither balance moves yet.
+      expect(data).toMatchObject({
+        ...accepted,
+        status: 'pending',
+        ach: { ...ach, traceNumber: null },
+        accountBalance: { accountId: w.accountId, currency: 'USD', available: '0.00', ledger: '0.00' },
       });
       expect(data!.ach!.effectiveDate > data!.createdOn.slice(0, 10)).toBe(true);
       expect(data!.ledgerEntries).toEqual([
+        entry('settlement:ach', 'DEBIT', '25000.00', 'pending'),
+        entry(`account:${w.accountId}`, 'CREDIT', '25000.00', 'pending'),
+      ]);
+      const completed = await ended(data!.id, 'completed');
+      expect(completed).toMatchObject({
+        ...accepted,
+        id: data!.id,
+        status: 'completed',
+        createdOn: data!.createdOn,
+        ach: { ...ach, effectiveDate: data!.ach!.effectiveDate, traceNumber: expect.stringMatching(/^08410102[0-9]{7}$/) },
+        accountBalance: { accountId: w.accountId, currency: 'USD', available: '25000.00', ledger: '25000.00' },
+      });
+      expect(completed.ledgerEntries).toEqual([
         entry('settlement:ach', 'DEBIT', '25000.00', 'posted'),
         entry(`account:${w.accountId}`, 'CREDIT', '25000.00', 'posted'),
       ]);
@@ -195,10 +230,20 @@ describe.each(stores)('banking transfers on $name', (kind) => {
 
     it('returns an amount ending in .91 (R01): a reversing pair posted, the balance as before', async () => {
       const w = await funded(acme, 100);
-      const returned = await unwrap(pull(acme, w.accountId, w.ach, 250.91));
+      const created = await unwrap(pull(acme, w.accountId, w.ach, 250.91));
+      expect(created).toMatchObject({
+        status: 'pending',
+        reasons: [],
+        returnCode: null,
+        accountBalance: { available: '100.00', ledger: '100.00' },
+      });
+      expect(created.ledgerEntries.map((e) => e.status)).toEqual(['pending', 'pending']);
+      const returned = await ended(created.id, 'returned');
       expect(returned).toMatchObject({
         status: 'returned',
         reasons: [{ code: 'insufficient_funds', networkCode: 'R01', message: expect.any(String) }],
+        returnCode: 'R01',
+        returnedOn: expect.stringMatching(/Z$/),
       });
       expect(returned.ledgerEntries).toEqual([
         entry('settlement:ach', 'DEBIT', '250.91', 'posted'),
@@ -211,14 +256,24 @@ describe.each(stores)('banking transfers on $name', (kind) => {
 
     it('fails an amount ending in .92 (entries voided) and leaves one ending in .93 processing (a pending credit counts nowhere)', async () => {
       const w = await funded(acme, 100);
-      const failed = await unwrap(pull(acme, w.accountId, w.ach, 5.92));
+      const toFail = await unwrap(pull(acme, w.accountId, w.ach, 5.92));
+      expect(toFail).toMatchObject({ status: 'pending', accountBalance: { available: '100.00', ledger: '100.00' } });
+      expect(toFail.ledgerEntries.map((e) => e.status)).toEqual(['pending', 'pending']);
+      const failed = await ended(toFail.id, 'failed');
       expect(failed).toMatchObject({
         status: 'failed',
         reasons: [{ code: 'network_rejected', networkCode: null }],
+        returnCode: null,
         accountBalance: { available: '100.00', ledger: '100.00' },
       });
       expect(failed.ledgerEntries.map((e) => e.status)).toEqual(['voided', 'voided']);
-      const processing = await unwrap(pull(acme, w.accountId, w.ach, 5.93));
+      const toHold = await unwrap(pull(acme, w.accountId, w.ach, 5.93));
+      expect(toHold).toMatchObject({
+        status: 'pending',
+        ach: { traceNumber: null },
+        accountBalance: { available: '100.00', ledger: '100.00' },
+      });
+      const processing = await ended(toHold.id, 'processing');
       expect(processing).toMatchObject({ status: 'processing', reasons: [], accountBalance: { available: '100.00', ledger: '100.00' } });
       expect(processing.ach!.traceNumber).toMatch(/^[0-9]{15}$/);
       expect(processing.ledgerEntries.map((e) => e.status)).toEqual(['pending', 'pending']);
@@ -242,17 +297,22 @@ describe.each(stores)('banking transfers on $name', (kind) => {
   });
 
   describe('ACH push', () => {
-    it('pushes money out: posted debit to the account, credit to settlement:ach', async () => {
+    it('pushes money out: held at first (available down, ledger not), then a posted debit to the account, credit to settlement:ach', async () => {
       const w = await funded(acme, 1000);
-      const pushed = await unwrap(push(acme, w.accountId, w.ach, 1250 / 5, { description: 'Invoice 0042' }));
-      expect(pushed).toMatchObject({
+      const created = await unwrap(push(acme, w.accountId, w.ach, 1250 / 5, { description: 'Invoice 0042' }));
+      const parties = {
         type: 'ACH_PUSH',
-        status: 'completed',
         amount: '250.00',
         from: { type: 'ACCOUNT', accountId: w.accountId, name: 'Operating' },
         to: { type: 'COUNTERPARTY', counterpartyId: w.ach, accountNumber: '6789' },
-        accountBalance: { available: '750.00', ledger: '750.00' },
-      });
+      };
+      expect(created).toMatchObject({ ...parties, status: 'pending', accountBalance: { available: '750.00', ledger: '1000.00' } });
+      expect(created.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '250.00', 'pending'),
+        entry('settlement:ach', 'CREDIT', '250.00', 'pending'),
+      ]);
+      const pushed = await ended(created.id, 'completed');
+      expect(pushed).toMatchObject({ ...parties, status: 'completed', accountBalance: { available: '750.00', ledger: '750.00' } });
       expect(pushed.ledgerEntries).toEqual([
         entry(`account:${w.accountId}`, 'DEBIT', '250.00', 'posted'),
         entry('settlement:ach', 'CREDIT', '250.00', 'posted'),
@@ -261,17 +321,25 @@ describe.each(stores)('banking transfers on $name', (kind) => {
 
     it('returns .91 (R02, money back), fails .92 (hold released) and holds .93 (available down, ledger not)', async () => {
       const w = await funded(acme, 1000);
-      const returned = await unwrap(push(acme, w.accountId, w.ach, 100.91));
+      // Each is held at first, whatever its end.
+      const pushed = async (amount: number, available: string) => {
+        const created = await unwrap(push(acme, w.accountId, w.ach, amount));
+        expect(created).toMatchObject({ status: 'pending', accountBalance: { available, ledger: '1000.00' } });
+        expect(created.ledgerEntries.map((e) => e.status)).toEqual(['pending', 'pending']);
+        return created.id;
+      };
+      const returned = await ended(await pushed(100.91, '899.09'), 'returned');
       expect(returned).toMatchObject({
         status: 'returned',
         reasons: [{ code: 'account_closed', networkCode: 'R02' }],
+        returnCode: 'R02',
         accountBalance: { available: '1000.00', ledger: '1000.00' },
       });
       expect(returned.ledgerEntries).toHaveLength(4);
-      const failed = await unwrap(push(acme, w.accountId, w.ach, 100.92));
+      const failed = await ended(await pushed(100.92, '899.08'), 'failed');
       expect(failed).toMatchObject({ status: 'failed', accountBalance: { available: '1000.00', ledger: '1000.00' } });
       expect(failed.ledgerEntries.map((e) => e.status)).toEqual(['voided', 'voided']);
-      const held = await unwrap(push(acme, w.accountId, w.ach, 100.93));
+      const held = await ended(await pushed(100.93, '899.07'), 'processing');
       expect(held).toMatchObject({ status: 'processing', accountBalance: { available: '899.07', ledger: '1000.00' } });
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '899.07', ledger: '1000.00' });
     });
@@ -284,15 +352,19 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect(error).toMatchObject({ type: `${problems}insufficient-funds`, status: 422 });
       expect(await transferCount()).toBe(before);
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '100.00', ledger: '100.00' });
-      expect((await push(acme, w.accountId, w.ach, 100)).response.status).toBe(201);
+      const all = await push(acme, w.accountId, w.ach, 100);
+      expect(all.response.status).toBe(201);
+      expect(all.data!.accountBalance).toMatchObject({ available: '0.00', ledger: '100.00' });
+      expect((await balance(acme, w.accountId)).available).toBe('0.00');
+      await ended(all.data!.id, 'completed');
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '0.00', ledger: '0.00' });
     });
   });
 
   describe('wires', () => {
-    it('sends a domestic wire to an ABA counterparty with an IMAD', async () => {
+    it('sends a domestic wire to an ABA counterparty, held until it settles with an IMAD', async () => {
       const w = await funded(acme, 10000);
-      const wire = await unwrap(
+      const created = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/domestic', {
           body: {
             accountId: w.accountId,
@@ -305,40 +377,50 @@ describe.each(stores)('banking transfers on $name', (kind) => {
           },
         }),
       );
-      expect(wire).toMatchObject({
+      const sent = {
         type: 'WIRE_DOMESTIC',
-        status: 'completed',
         to: { type: 'COUNTERPARTY', counterpartyId: w.aba, name: 'Harbor Freight Partners LLC', accountNumber: '7788' },
         ach: null,
-        wire: {
-          purposeOfPayment: null,
-          chargeBearer: null,
-          remittanceInformation: 'Deposit order 7781',
-          imad: expect.stringMatching(/^[0-9]{8}B1QGC01C[0-9]{6}$/),
-          uetr: null,
-          fx: null,
-        },
+      };
+      const details = { purposeOfPayment: null, chargeBearer: null, remittanceInformation: 'Deposit order 7781', uetr: null, fx: null };
+      expect(created).toMatchObject({
+        ...sent,
+        status: 'pending',
+        wire: { ...details, imad: null },
+        accountBalance: { available: '5000.00', ledger: '10000.00' },
+      });
+      expect(created.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '5000.00', 'pending'),
+        entry('settlement:wire_domestic', 'CREDIT', '5000.00', 'pending'),
+      ]);
+      const wire = await ended(created.id, 'completed');
+      expect(wire).toMatchObject({
+        ...sent,
+        status: 'completed',
+        wire: { ...details, imad: expect.stringMatching(/^[0-9]{8}B1QGC01C[0-9]{6}$/) },
         accountBalance: { available: '5000.00', ledger: '5000.00' },
       });
       expect(wire.ledgerEntries).toEqual([
         entry(`account:${w.accountId}`, 'DEBIT', '5000.00', 'posted'),
         entry('settlement:wire_domestic', 'CREDIT', '5000.00', 'posted'),
       ]);
-      const returned = await unwrap(
-        acme.POST('/finance/api/v1/transaction/wire/domestic', {
-          body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.91, currency: 'USD' },
-        }),
-      );
+      const wired = async (amount: number) => {
+        const answer = await unwrap(
+          acme.POST('/finance/api/v1/transaction/wire/domestic', {
+            body: { accountId: w.accountId, counterpartyId: w.aba, amount, currency: 'USD' },
+          }),
+        );
+        expect(answer).toMatchObject({ status: 'pending', accountBalance: { available: (5000 - amount).toFixed(2), ledger: '5000.00' } });
+        return answer.id;
+      };
+      const returned = await ended(await wired(10.91), 'returned');
       expect(returned).toMatchObject({
         status: 'returned',
         reasons: [{ code: 'account_closed' }],
+        returnCode: 'AC04',
         accountBalance: { available: '5000.00' },
       });
-      const failed = await unwrap(
-        acme.POST('/finance/api/v1/transaction/wire/domestic', {
-          body: { accountId: w.accountId, counterpartyId: w.aba, amount: 10.92, currency: 'USD' },
-        }),
-      );
+      const failed = await ended(await wired(10.92), 'failed');
       expect(failed).toMatchObject({ status: 'failed', reasons: [{ code: 'beneficiary_bank_rejected' }] });
     });
 
@@ -364,9 +446,9 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect(over.error!.type).toBe(`${problems}insufficient-funds`);
     });
 
-    it('sends an international wire in EUR, debiting the USD equivalent (half up to the cent) with a UETR', async () => {
+    it('sends an international wire in EUR, holding the USD equivalent (half up to the cent), settled with a UETR', async () => {
       const w = await funded(acme, 10000);
-      const wire = await unwrap(
+      const created = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/international', {
           body: {
             accountId: w.accountId,
@@ -378,19 +460,28 @@ describe.each(stores)('banking transfers on $name', (kind) => {
           },
         }),
       );
+      const sent = { type: 'WIRE_INTERNATIONAL', amount: '5000.00', currency: 'EUR', to: { accountNumber: '3000' } };
+      const details = {
+        purposeOfPayment: 'GOODS',
+        chargeBearer: 'SHA',
+        imad: null,
+        fx: { sourceAmount: '5428.88', sourceCurrency: 'USD', targetAmount: '5000.00', targetCurrency: 'EUR', rate: '0.9210' },
+      };
+      expect(created).toMatchObject({
+        ...sent,
+        status: 'pending',
+        wire: { ...details, uetr: null },
+        accountBalance: { available: '4571.12', ledger: '10000.00' },
+      });
+      expect(created.ledgerEntries).toEqual([
+        entry(`account:${w.accountId}`, 'DEBIT', '5428.88', 'pending'),
+        entry('settlement:wire_international', 'CREDIT', '5428.88', 'pending'),
+      ]);
+      const wire = await ended(created.id, 'completed');
       expect(wire).toMatchObject({
-        type: 'WIRE_INTERNATIONAL',
+        ...sent,
         status: 'completed',
-        amount: '5000.00',
-        currency: 'EUR',
-        to: { accountNumber: '3000' },
-        wire: {
-          purposeOfPayment: 'GOODS',
-          chargeBearer: 'SHA',
-          imad: null,
-          uetr: expect.stringMatching(/^[0-9a-f-]{36}$/),
-          fx: { sourceAmount: '5428.88', sourceCurrency: 'USD', targetAmount: '5000.00', targetCurrency: 'EUR', rate: '0.9210' },
-        },
+        wire: { ...details, uetr: expect.stringMatching(/^[0-9a-f-]{36}$/) },
         accountBalance: { available: '4571.12', ledger: '4571.12' },
       });
       expect(wire.ledgerEntries).toEqual([
@@ -499,11 +590,15 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         .where('id', '=', w.accountId)
         .executeTakeFirstOrThrow();
       const reserve = await openAccount(acme, w.businessId, { accountName: 'Card spend', fundingAccountNumber: operating.account_number });
-      await unwrap(pull(acme, w.accountId, w.ach, 500));
+      await ended((await unwrap(pull(acme, w.accountId, w.ach, 500))).id, 'completed');
       await unwrap(internal(acme, w.accountId, reserve.id, 30));
-      // 100 from an account holding 30: 70 is swept from Operating, then the debit.
-      const pushed = await unwrap(push(acme, reserve.id, w.ach, 100));
-      expect(pushed.fundingTransferId).toEqual(expect.any(Number));
+      // 100 from an account holding 30: 70 is swept from Operating (posted at once), then the debit (held).
+      const created = await unwrap(push(acme, reserve.id, w.ach, 100));
+      expect(created.fundingTransferId).toEqual(expect.any(Number));
+      expect(created.accountBalance).toMatchObject({ accountId: reserve.id, available: '0.00', ledger: '100.00' });
+      expect(await balance(acme, w.accountId)).toMatchObject({ available: '400.00', ledger: '400.00' });
+      const pushed = await ended(created.id, 'completed');
+      expect(pushed.fundingTransferId).toBe(created.fundingTransferId);
       expect(pushed.accountBalance).toMatchObject({ accountId: reserve.id, available: '0.00', ledger: '0.00' });
       expect(await balance(acme, w.accountId)).toMatchObject({ available: '400.00', ledger: '400.00' });
       const sweep = await service.services.store.db

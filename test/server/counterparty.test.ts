@@ -3,9 +3,9 @@
 // the payment history search with every filter of the seed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient } from '../../client/create-clients.js';
-import { eachTransaction } from '../../client/paginate.js';
+import { eachCounterparty, eachTransaction } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
-import type { components } from '../../generated/counterparty/schema.js';
+import type { components, operations } from '../../generated/counterparty/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -13,6 +13,7 @@ import { stores } from '../support/stores.js';
 
 type S = components['schemas'];
 type Search = S['TransactionSearchRequest'];
+type ListQuery = NonNullable<operations['listCounterparties']['parameters']['query']>;
 const counterparty = (
   merchantId: number,
   example: 'achIndividual' | 'wireBusiness' | 'internationalAch' = 'achIndividual',
@@ -62,6 +63,7 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     const body = counterparty(acme.merchantId);
     const { data, response } = await partner.e.POST('/finance/v1/payee', { body });
     expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe(`/finance/v1/payee/${data!.id}`);
     expect(data).toMatchObject({
       merchantId: acme.merchantId,
       name: body.name,
@@ -214,5 +216,145 @@ describe.each(stores)('counterparty API on $name', (kind) => {
   it('shows group C the same payments group E made (one operation, one store)', async () => {
     const viaC = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: acme.merchantId } }));
     expect(viaC.data.map((t) => t.paymentId).sort((a, b) => a - b)).toEqual([...made].sort((a, b) => a - b));
+  });
+
+  describe('reading, listing and changing counterparties', () => {
+    const register = (body: S['CounterpartyCreateRequest']) => unwrap(partner.e.POST('/finance/v1/payee', { body }));
+    const read = (payeeId: number, p: TestPartner = partner) => p.e.GET('/finance/v1/payee/{payeeId}', { params: { path: { payeeId } } });
+    const change = (payeeId: number, body: S['CounterpartyUpdateRequest'], p: TestPartner = partner) =>
+      p.e.PATCH('/finance/v1/payee/{payeeId}', { params: { path: { payeeId } }, body });
+
+    it('reads each counterparty as its registration returned it, for any partner linked to its merchant', async () => {
+      const colleague = await newPartner(service, [acme.merchantId], 'Colleague');
+      for (const example of ['achIndividual', 'wireBusiness', 'internationalAch'] as const) {
+        const registered = await register(
+          example === 'wireBusiness'
+            ? { ...counterparty(acme.merchantId, example), businessId: acmeBusiness }
+            : counterparty(acme.merchantId, example),
+        );
+        expect(await unwrap(read(registered.id))).toEqual(registered);
+        expect(await unwrap(read(registered.id, colleague))).toEqual(registered);
+      }
+    });
+
+    it("answers another merchant's counterparty, a recipient and an unknown id alike (404)", async () => {
+      const stranger = await newPartner(service, [outsider.merchantId], 'Stranger');
+      const registered = await register(counterparty(acme.merchantId));
+      const recipient = await unwrap(
+        partner.c.POST('/finance/v1/recipient-ach', {
+          body: {
+            email: 'r@example.com',
+            name: 'A Recipient',
+            type: 'INDIVIDUAL',
+            merchantId: acme.merchantId,
+            ach: { accountNumber: '000123456789', bankAccountType: 'CHECKING', routingNumber: '021000021' },
+          },
+        }),
+      );
+      const missing = await read(999_999_999);
+      const foreign = await read(registered.id, stranger);
+      expect([missing.response.status, foreign.response.status]).toEqual([404, 404]);
+      expect(foreign.error!.detail.replace(String(registered.id), 'X')).toBe(missing.error!.detail.replace('999999999', 'X'));
+      expect((await read(recipient.id)).response.status).toBe(404);
+      expect((await change(recipient.id, { name: 'Stolen' })).response.status).toBe(404);
+      expect((await change(registered.id, { name: 'Stolen' }, stranger)).response.status).toBe(404);
+      expect((await unwrap(read(registered.id))).name).toBe(registered.name);
+    });
+
+    it('lists counterparties newest first, by merchant, a cursor page at a time', async () => {
+      const globex = await newMerchant(service, 'Globex');
+      const lister = await newPartner(service, [acme.merchantId, globex.merchantId], 'Lister');
+      const mine = [];
+      for (let i = 0; i < 3; i++)
+        mine.push(await unwrap(lister.e.POST('/finance/v1/payee', { body: { ...counterparty(globex.merchantId), name: `Globex ${i}` } })));
+      const list = (query: ListQuery) => lister.e.GET('/finance/v1/payee', { params: { query } });
+      const first = await unwrap(list({ MerchantId: globex.merchantId, PageSize: 2 }));
+      expect(first.data).toEqual([mine[2], mine[1]]);
+      expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+      const second = await unwrap(list({ MerchantId: globex.merchantId, PageSize: 2, Cursor: first.nextCursor! }));
+      expect(second).toEqual({ data: [mine[0]], nextCursor: null });
+      // Without MerchantId: every linked merchant's, which the pager walks whole.
+      const all = [];
+      for await (const c of eachCounterparty(lister.e, { PageSize: 1 })) all.push(c);
+      expect(all.map((c) => c.id)).toEqual([...all.map((c) => c.id)].sort((a, b) => b - a));
+      expect(all.filter((c) => c.merchantId === globex.merchantId)).toEqual([...mine].reverse());
+      expect(all.some((c) => c.merchantId === acme.merchantId)).toBe(true);
+      expect(new Set(all.map((c) => c.merchantId))).toEqual(new Set([acme.merchantId, globex.merchantId]));
+      // A partner sees only its linked merchants' counterparties; an unlinked MerchantId is 404, a forged cursor 400.
+      expect(
+        (await unwrap(partner.e.GET('/finance/v1/payee', { params: { query: { PageSize: 100 } } }))).data.map((c) => c.merchantId),
+      ).not.toContain(globex.merchantId);
+      const unlinked = await partner.e.GET('/finance/v1/payee', { params: { query: { MerchantId: globex.merchantId } } });
+      expect(unlinked.response.status).toBe(404);
+      expect(unlinked.error!.errors).toEqual([expect.objectContaining({ parameter: 'MerchantId' })]);
+      const forged = await list({ Cursor: 'bm90LWFuLWlk' });
+      expect(forged.response.status).toBe(400);
+      expect(forged.error!.errors).toEqual([expect.objectContaining({ parameter: 'Cursor' })]);
+    });
+
+    it('applies a notification of change to ACH details: earlier payments keep their number, later ones pay the new', async () => {
+      const registered = await register(counterparty(acme.merchantId));
+      const pay = () =>
+        unwrap(
+          partner.e.POST('/finance/v1/payment_request', {
+            body: {
+              payeeId: registered.id,
+              amount: 7,
+              currency: 'USD',
+              paymentMethodType: 'STANDARD',
+              description: 'noc',
+              merchantId: acme.merchantId,
+            },
+          }),
+        );
+      const before = await pay();
+      const corrected = await unwrap(change(registered.id, { ach: { routingNumber: '026009593', accountNumber: '000987654321' } }));
+      expect(corrected).toEqual({ ...registered, ach: { ...registered.ach!, routingNumber: '026009593', accountNumber: '4321' } });
+      expect(await unwrap(read(registered.id))).toEqual(corrected);
+      const after = await pay();
+      const numbers = async (paymentId: number) =>
+        (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { paymentId: String(paymentId) } }))).data[0]!
+          .accountNumber;
+      expect([await numbers(before.paymentId), await numbers(after.paymentId)]).toEqual(['6789', '4321']);
+      const contact = await unwrap(change(registered.id, { email: 'new@example.com', phone: null }));
+      expect(contact).toEqual({ ...corrected, email: 'new@example.com', phone: null });
+    });
+
+    it('checks an international ACH account against its recorded qualifier, and a wire like the create', async () => {
+      const iat = await register(counterparty(acme.merchantId, 'internationalAch'));
+      const digits = await change(iat.id, { ach: { routingNumber: '021000021' } });
+      expect(digits.response.status).toBe(422);
+      expect(digits.error!.errors).toEqual([expect.objectContaining({ pointer: '#/ach/routingNumber' })]);
+      const bic = await unwrap(change(iat.id, { ach: { routingNumber: 'BBVAMXMM', accountNumber: '012180015099990000' } }));
+      expect(bic.ach).toMatchObject({ routingNumber: 'BBVAMXMM', accountNumber: '0000', rdfiNumberQualifier: '02' });
+      const wired = await register({
+        ...counterparty(acme.merchantId, 'wireBusiness'),
+        businessId: acmeBusiness,
+        name: `Wired ${kind.name}`,
+      });
+      const checksum = await change(wired.id, { wire: { receiverRoutingNumber: '026009594' } });
+      expect(checksum.response.status).toBe(422);
+      expect(checksum.error!.errors).toEqual([expect.objectContaining({ pointer: '#/wire/receiverRoutingNumber' })]);
+      const moved = await unwrap(change(wired.id, { wire: { receiverRoutingNumber: '021000021', beneficiaryAccountNumber: '55501234' } }));
+      expect(moved.wire).toEqual({ ...wired.wire!, receiverRoutingNumber: '021000021', beneficiaryAccountNumber: '1234' });
+    });
+
+    it.each([
+      ['an empty body', {}, '#', 400],
+      ['ACH details for a counterparty paid by wire', { ach: { bankName: 'Other Bank' } }, '#/ach', 422],
+      ['no phone number for a business', { phone: null }, '#/phone', 422],
+      ['a field that cannot change here', { idNumber: '98-7654321' }, '#/idNumber', 400],
+    ] as const)('refuses %s (%s: the schema, or the counterparty as recorded) and changes nothing', async (_, body, pointer, status) => {
+      const wired = await register({
+        ...counterparty(acme.merchantId, 'wireBusiness'),
+        businessId: acmeBusiness,
+        name: `Unchanged ${pointer}`,
+      });
+      const sent = Object.keys(body).length > 0 ? { name: 'Changed Name', ...body } : body;
+      const { response, error } = await change(wired.id, sent as S['CounterpartyUpdateRequest']);
+      expect(response.status).toBe(status);
+      expect(error!.errors).toContainEqual(expect.objectContaining({ pointer }));
+      expect(await unwrap(read(wired.id))).toEqual(wired);
+    });
   });
 });

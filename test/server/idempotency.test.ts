@@ -1,21 +1,25 @@
 // One idempotency mechanism, one behaviour matrix (server/store/idempotency.ts), run through real HTTP with the
-// generated clients on each store, over every operation that takes an Idempotency-Key (read from the bundles,
-// so a new one fails here until it has a row) and over partnerPaymentUniqueId (groups C and E):
-//   new key → carried out; same key and request → the stored answer, replayed; same key, other request → 409;
-//   10 concurrent copies → one carried out, every answer the same; no key → carried out every time; another
-//   caller's same key → its own.
-// Then the edges: a key's lifetime, a refused request keeps nothing, payments made before migration 0006.
+// generated clients on each store, over every create of the contract: every POST that answers 201 or 202 must
+// take an Idempotency-Key, and every operation that takes one has a row here (both read from the bundles, so a
+// new create fails here until it has the parameter and a row). partnerPaymentUniqueId (groups C and E) has rows
+// of its own. Each row runs the matrix:
+//   new key → carried out; same key and request → the stored answer, replayed; same key, other request → 409,
+//   nothing written; concurrent copies → one carried out, every answer the same; no key → carried out every
+//   time; another caller's same key → its own; a refused request keeps nothing, so its key carries out a retry.
+// Then the edges: a key's lifetime, both keys on one payment request, payments made before migration 0006.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyLifetimeMs } from '../../server/store/idempotency.js';
 import { migration as partnerPaymentKeys } from '../../server/store/migrations/0006_partner_payment_keys.js';
+import { bundles, resolve } from '../support/contract.js';
 import { declaredProperties, distinctOperations, requestExamples } from '../support/operations.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 
 const problems = 'https://payouts.example/problems/';
-const copies = 10;
+// Enough to race on one key; modest, so the fast tier stays fast on two cores.
+const copies = 6;
 type Body = Record<string, any>;
 
 /** A documented request example of the operation at `method url` (the first, unless named): valid by construction. */
@@ -36,6 +40,8 @@ async function answer(call: Promise<{ data?: unknown; error?: unknown; response:
   return { status: response.status, body: data ?? error, replayed: response.headers.get('idempotent-replayed') };
 }
 const header = (key: string | undefined) => (key === undefined ? {} : { 'Idempotency-Key': key });
+/** An id no tenant's resource has. */
+const unknownId = 900_000_000;
 
 interface Case {
   name: string;
@@ -50,11 +56,13 @@ interface Case {
   other(body: Body, x: Tenant): Body;
   send(x: Tenant, body: Body, key?: string): Promise<Answer>;
   id(body: any): unknown;
-  /** What the operation creates: rows of this table for the merchant (of this transfer type). */
+  /** What the operation creates: rows of this table for the merchant, with these column values. */
   table: string;
-  type?: string;
+  where?: Record<string, string>;
   /** False where the operation's own rule refuses the same body twice (a business's tax id). */
   repeatable: boolean;
+  /** A request the service refuses (4xx) for tenant x: an unknown resource, a broken rule or an invalid field. */
+  refused(x: Tenant, n: number): Body;
 }
 
 const payout = (group: 'a' | 'b', url: string): Case => ({
@@ -71,10 +79,37 @@ const payout = (group: 'a' | 'b', url: string): Case => ({
   id: (b) => b.PayoutUniqueReference,
   table: 'payouts',
   repeatable: true,
+  refused: (_, n) => ({ ...example('post', url), PayeeId: unknownId + n }),
+});
+
+/** A payee (groups A and B create the same payees through the one operation createPayee). */
+const payee = (group: 'a' | 'b', url: string): Case => ({
+  name: `createPayee (${url})`,
+  url,
+  keyIn: 'header',
+  created: 201,
+  body: (_, n) => ({ ...example('post', url, 'individual'), name: `Payee ${n}` }),
+  other: (b) => ({ ...b, name: `${b.name} Jr.` }),
+  send: (x, body, key) =>
+    group === 'a'
+      ? answer(x.a.POST('/v1/payees', { params: { header: header(key) }, body: body as any }))
+      : answer(x.b.POST('/v1/payees/Create', { params: { header: header(key) }, body: body as any })),
+  id: (b) => b.id,
+  table: 'payees',
+  where: { kind: 'payee' },
+  repeatable: true,
+  // A business needs a tax id (the contract's rule: 400).
+  refused: (_, n) => ({ ...example('post', url, 'individual'), name: `Payee ${n}`, payeeType: 'business' }),
 });
 
 /** Transfers keep the example's fields but move 12.50, so the tenant's balance covers every debit. */
-const transfer = (operation: string, path: string, type: string, parties: (x: Tenant) => Body): Case => ({
+const transfer = (
+  operation: string,
+  path: string,
+  type: string,
+  parties: (x: Tenant) => Body,
+  refusal: 'insufficient-funds' | 'unknown-account' = 'insufficient-funds',
+): Case => ({
   name: `${operation} (${path})`,
   url: `/finance/api/v1/transaction/${path}`,
   keyIn: 'header',
@@ -87,34 +122,109 @@ const transfer = (operation: string, path: string, type: string, parties: (x: Te
   },
   id: (b) => b.id,
   table: 'banking_transfers',
-  type,
+  where: { type },
   repeatable: true,
+  // A debit beyond the balance is refused inside the key's transaction (422); a pull has no balance to exceed.
+  refused: (x) => {
+    const body = { ...example('post', `/finance/api/v1/transaction/${path}`), ...parties(x), amount: 12.5 };
+    return refusal === 'insufficient-funds' ? { ...body, amount: 900_000_000 } : { ...body, accountId: unknownId };
+  },
 });
 
-const payment = (group: 'c' | 'e', payee: (x: Tenant) => number): Case => ({
-  name: `createPaymentRequest, partnerPaymentUniqueId (group ${group.toUpperCase()})`,
-  url: '/finance/v1/payment_request',
-  keyIn: 'partnerPaymentUniqueId',
-  created: 201,
-  body: (x) => {
+/** A payment request keyed by the Idempotency-Key header or by the body's partnerPaymentUniqueId. */
+const payment = (group: 'c' | 'e', keyIn: Case['keyIn'], payee: (x: Tenant) => number): Case => {
+  const order = (x: Tenant, payeeId: number) => {
     const { partnerPaymentUniqueId: _, ...rest } = example('post', '/finance/v1/payment_request');
-    return { ...rest, payeeId: payee(x), merchantId: x.merchantId, partnerId: x.partnerId };
+    return { ...rest, payeeId, merchantId: x.merchantId, partnerId: x.partnerId };
+  };
+  return {
+    name: `createPaymentRequest, ${keyIn === 'header' ? 'Idempotency-Key' : 'partnerPaymentUniqueId'} (group ${group.toUpperCase()})`,
+    url: '/finance/v1/payment_request',
+    keyIn,
+    created: 201,
+    body: (x) => order(x, payee(x)),
+    other: (b) => ({ ...b, amount: b.amount + 1 }),
+    send: (x, body, key) => {
+      const sent = key === undefined || keyIn === 'header' ? body : { ...body, partnerPaymentUniqueId: key };
+      const params = { header: header(keyIn === 'header' ? key : undefined) };
+      return group === 'c'
+        ? answer(x.c.POST('/finance/v1/payment_request', { params, body: sent as any }))
+        : answer(x.e.POST('/finance/v1/payment_request', { params, body: sent as any }));
+    },
+    id: (b) => b.paymentId,
+    table: 'payments',
+    repeatable: true,
+    refused: (x, n) => order(x, unknownId + n),
+  };
+};
+
+/** A payee a partner creates for its linked merchant: a recipient (group C) or a counterparty (group E). */
+const partnerPayee = (
+  operation: string,
+  url: '/finance/v1/recipient-ach' | '/finance/v1/recipient-wire' | '/finance/v1/payee',
+  where: Record<string, string>,
+): Case => ({
+  name: `${operation} (${url})`,
+  url,
+  keyIn: 'header',
+  created: 201,
+  body: (x, n) => {
+    const { businessId: _, ...rest } = example('post', url);
+    return { ...rest, name: `Payee ${n}`, merchantId: x.merchantId };
   },
-  other: (b) => ({ ...b, amount: b.amount + 1 }),
+  other: (b) => ({ ...b, name: `${b.name} Jr.` }),
   send: (x, body, key) => {
-    const sent = key === undefined ? body : { ...body, partnerPaymentUniqueId: key };
-    return group === 'c'
-      ? answer(x.c.POST('/finance/v1/payment_request', { body: sent as any }))
-      : answer(x.e.POST('/finance/v1/payment_request', { body: sent as any }));
+    const params = { header: header(key) };
+    return url === '/finance/v1/payee'
+      ? answer(x.e.POST(url, { params, body: body as any }))
+      : answer(x.c.POST(url as '/finance/v1/recipient-ach', { params, body: body as any }));
   },
-  id: (b) => b.paymentId,
-  table: 'payments',
+  id: (b) => b.id,
+  table: 'payees',
+  where,
   repeatable: true,
+  // A merchant not linked to the partner is not found.
+  refused: (_, n) => ({ ...example('post', url), name: `Payee ${n}`, merchantId: unknownId + n }),
 });
 
 const cases: Case[] = [
   payout('a', '/v1/payouts'),
   payout('b', '/payouts/v1/payouts'),
+  payee('a', '/v1/payees'),
+  payee('b', '/payouts/v1/payees/Create'),
+  {
+    name: 'createPayeeAccount',
+    url: '/v1/payees/{id}/accounts',
+    keyIn: 'header',
+    created: 201,
+    // The path's payee id is part of the request: carried in the body here, sent in the path.
+    body: (x) => ({ ...example('post', '/v1/payees/{id}/accounts'), id: x.ids.payee }),
+    other: (b) => ({ ...b, accountHolderName: 'Another Holder' }),
+    send: (x, { id, ...body }, key) => {
+      const params = { path: { id }, header: header(key) };
+      return answer(x.a.POST('/v1/payees/{id}/accounts', { params, body: body as any }));
+    },
+    id: (b) => b.PayeeAccountId,
+    table: 'payee_accounts',
+    repeatable: true,
+    refused: (_, n) => ({ ...example('post', '/v1/payees/{id}/accounts'), id: unknownId + n }),
+  },
+  {
+    name: 'createWebhook',
+    url: '/v1/webhooks',
+    keyIn: 'header',
+    created: 201,
+    body: (_, n) => ({ ...example('post', '/v1/webhooks', 'finalOnly'), url: `https://hooks.keyholder.example/${n}` }),
+    other: (b) => ({ ...b, url: `${b.url}/other` }),
+    send: (x, body, key) => answer(x.a.POST('/v1/webhooks', { params: { header: header(key) }, body: body as any })),
+    id: (b) => b.id,
+    table: 'webhooks',
+    repeatable: true,
+    refused: (_, n) => ({ url: `https://hooks.keyholder.example/${n}`, events: [] }),
+  },
+  partnerPayee('createAchRecipient', '/finance/v1/recipient-ach', { kind: 'recipient', route: 'ACH' }),
+  partnerPayee('createWireRecipient', '/finance/v1/recipient-wire', { kind: 'recipient', route: 'WIRE' }),
+  partnerPayee('createCounterparty', '/finance/v1/payee', { kind: 'counterparty' }),
   {
     name: 'createBusiness',
     url: '/finance/api/v1/business',
@@ -126,6 +236,11 @@ const cases: Case[] = [
     id: (b) => b.id,
     table: 'banking_businesses',
     repeatable: false,
+    refused: (_, n) => ({
+      ...example('post', '/finance/api/v1/business'),
+      taxId: `99-${String(8_000_000 + n).slice(-7)}`,
+      formationDate: '2999-01-01',
+    }),
   },
   {
     name: 'createIdentityVerification',
@@ -139,6 +254,7 @@ const cases: Case[] = [
     id: (b) => b.id,
     table: 'banking_verifications',
     repeatable: true,
+    refused: () => ({ ...example('post', '/finance/api/v1/identity-verification'), businessId: unknownId }),
   },
   {
     name: 'createBankingCounterparty',
@@ -151,6 +267,7 @@ const cases: Case[] = [
     id: (b) => b.id,
     table: 'banking_counterparties',
     repeatable: true,
+    refused: () => ({ ...example('post', '/finance/api/v1/counterparty'), businessId: unknownId }),
   },
   {
     name: 'createAccount',
@@ -167,8 +284,15 @@ const cases: Case[] = [
     id: (b) => b.id,
     table: 'banking_accounts',
     repeatable: true,
+    refused: () => ({ ...example('post', '/finance/api/v1/account/{businessId}'), businessId: unknownId }),
   },
-  transfer('createAchPull', 'ach/pull', 'ACH_PULL', (x) => ({ accountId: x.ids.account, counterpartyId: x.ids.achCounterparty })),
+  transfer(
+    'createAchPull',
+    'ach/pull',
+    'ACH_PULL',
+    (x) => ({ accountId: x.ids.account, counterpartyId: x.ids.achCounterparty }),
+    'unknown-account',
+  ),
   transfer('createAchPush', 'ach/push', 'ACH_PUSH', (x) => ({ accountId: x.ids.account, counterpartyId: x.ids.achCounterparty })),
   transfer('createDomesticWire', 'wire/domestic', 'WIRE_DOMESTIC', (x) => ({
     accountId: x.ids.account,
@@ -182,14 +306,44 @@ const cases: Case[] = [
     accountId: x.ids.account,
     toAccountId: x.ids.reserveAccount,
   })),
-  payment('c', (x) => x.ids.achRecipient),
-  payment('e', (x) => x.ids.counterparty),
+  {
+    name: 'simulateInboundTransfer (simulations/inbound-transfer)',
+    url: '/finance/api/v1/simulations/inbound-transfer',
+    keyIn: 'header',
+    created: 201,
+    body: (x) => ({ ...example('post', '/finance/api/v1/simulations/inbound-transfer'), accountId: x.ids.account, amount: 12.5 }),
+    other: (b) => ({ ...b, amount: 13.5 }),
+    send: (x, body, key) =>
+      answer(x.d.POST('/finance/api/v1/simulations/inbound-transfer', { params: { header: header(key) }, body: body as any })),
+    id: (b) => b.id,
+    table: 'banking_transfers',
+    where: { type: 'INBOUND_ACH' },
+    repeatable: true,
+    refused: () => ({ ...example('post', '/finance/api/v1/simulations/inbound-transfer'), accountId: unknownId }),
+  },
+  payment('c', 'header', (x) => x.ids.achRecipient),
+  payment('e', 'header', (x) => x.ids.counterparty),
+  payment('c', 'partnerPaymentUniqueId', (x) => x.ids.achRecipient),
+  payment('e', 'partnerPaymentUniqueId', (x) => x.ids.counterparty),
 ];
 
 describe('the idempotency table', () => {
+  const takesKey = (o: (typeof distinctOperations)[number]) => o.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+
+  it('every create (a POST answering 201 or 202) takes an Idempotency-Key and documents its replay header', () => {
+    const creates = distinctOperations.filter((o) => o.method === 'post' && o.statuses.some((s) => s === 201 || s === 202));
+    expect(creates.length).toBeGreaterThan(0);
+    expect(creates.filter((o) => !takesKey(o)).map((o) => `${o.operationId} ${o.url}`)).toEqual([]);
+    const withoutHeader = distinctOperations
+      .filter(takesKey)
+      .flatMap((o) => o.statuses.filter((s) => s >= 200 && s < 300).map((s) => [o, s] as const))
+      .filter(([o, s]) => !resolve(bundles[o.group], o.op.responses[String(s)]).headers?.['Idempotent-Replayed'])
+      .map(([o, s]) => `${o.operationId} ${s}`);
+    expect(withoutHeader).toEqual([]);
+  });
+
   it('has a row for every operation that takes an Idempotency-Key, and for every one with partnerPaymentUniqueId', () => {
-    const keyed = distinctOperations.filter((o) => o.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
-    expect(keyed.length).toBeGreaterThan(0);
+    const keyed = distinctOperations.filter(takesKey);
     expect(keyed.every((o) => o.method === 'post')).toBe(true);
     const rows = (keyIn: Case['keyIn']) => [...new Set(cases.filter((c) => c.keyIn === keyIn).map((c) => c.url))].sort();
     expect(rows('header')).toEqual(keyed.map((o) => o.url).sort());
@@ -210,8 +364,10 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
 
   /** How many of what the case creates the merchant of x holds. */
   async function rows(c: Case, x: Tenant): Promise<number> {
-    const type = c.type ? sql` and type = ${c.type}` : sql``;
-    const query = sql<{ n: number | string }>`select count(*) as n from ${sql.table(c.table)} where merchant_id = ${x.merchantId}${type}`;
+    const where = Object.entries(c.where ?? {}).map(([column, value]) => sql` and ${sql.ref(column)} = ${value}`);
+    const query = sql<{
+      n: number | string;
+    }>`select count(*) as n from ${sql.table(c.table)} where merchant_id = ${x.merchantId}${sql.join(where, sql``)}`;
     const counted = await query.execute(db());
     return Number(counted.rows[0]!.n);
   }
@@ -230,11 +386,12 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
   });
 
   describe.each(cases)('$name', (c) => {
-    // Partner payments answer a replay 200 with the payment (their contract), without the replay header.
+    // A repeated partnerPaymentUniqueId answers 200 with the payment as it is now (its contract); every replay
+    // carries the header.
     const replayStatus = c.keyIn === 'header' ? c.created : 200;
     const expectReplayOf = (first: Answer, again: Answer) => {
       expect(again.status, JSON.stringify(again.body)).toBe(replayStatus);
-      expect(again.replayed).toBe(c.keyIn === 'header' ? 'true' : null);
+      expect(again.replayed).toBe('true');
       expect(again.body).toEqual(first.body);
     };
     const expectCreated = (a: Answer) => {
@@ -282,7 +439,8 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
         // The same request again is carried out, not replayed: the operation's own rule refuses the duplicate.
         const duplicate = await c.send(t, body);
         expect(duplicate.status).toBe(409);
-        expect(duplicate.body.type).toBe(`${problems}conflict`);
+        expect(duplicate.body.type).not.toBe(`${problems}idempotency-conflict`);
+        expect(duplicate.replayed).toBeNull();
       }
       const second = await c.send(t, c.repeatable ? body : c.body(t, next()));
       expectCreated(second);
@@ -298,6 +456,21 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
       expectCreated(theirs);
       expect(c.id(theirs.body)).not.toEqual(c.id(mine.body));
       expect(await rows(c, other)).toBe(before + 1);
+    });
+
+    it('a refused request keeps nothing: the same key refuses it again, then carries out a valid retry', async () => {
+      const [key, before] = [keyFor(c), await rows(c, t)];
+      const bad = c.refused(t, next());
+      const refused = await c.send(t, bad, key);
+      expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.status).not.toBe(409);
+      expect(refused.replayed).toBeNull();
+      const again = await c.send(t, bad, key);
+      expect([again.status, again.body.type, again.replayed]).toEqual([refused.status, refused.body.type, null]);
+      expect(await rows(c, t)).toBe(before);
+      expectCreated(await c.send(t, c.body(t, next()), key));
+      expect(await rows(c, t)).toBe(before + 1);
     });
   });
 
@@ -329,21 +502,27 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
     expect(later.body.paymentId).toBe(paid.body.paymentId);
   });
 
-  it('a refused request keeps nothing: the same key carries out the retry', async () => {
-    const push = cases.find((c) => c.url.endsWith('/ach/push'))!;
-    const key = keyFor(push);
-    const params = { path: { accountId: t.ids.account } };
-    const balance = await answer(t.d.GET('/finance/api/v1/account/{accountId}/balance', { params }));
-    const tooMuch = { ...push.body(t, next()), amount: Number(balance.body.available) + 1000 };
-    for (let i = 0; i < 2; i += 1) {
-      const refused = await push.send(t, tooMuch, key);
-      expect(refused.status).toBe(422);
-      expect(refused.body.type).toBe(`${problems}insufficient-funds`);
-      expect(refused.replayed).toBeNull();
+  it('a payment request with both keys: each must match what it was first used with; the unique id answers', async () => {
+    const payments = cases.find((c) => c.keyIn === 'partnerPaymentUniqueId')!;
+    const send = (body: Body, key?: string) =>
+      answer(t.c.POST('/finance/v1/payment_request', { params: { header: header(key) }, body: body as any }));
+    const [key, unique, before] = [keyFor(payments), keyFor(payments), await rows(payments, t)];
+    const order: Body = { ...payments.body(t, next()), partnerPaymentUniqueId: unique };
+    const first = await send(order, key);
+    expect([first.status, first.replayed]).toEqual([201, null]);
+    // Both again, the id with a fresh key, the id alone: the id's answer (200, the payment as it is now).
+    for (const again of [await send(order, key), await send(order, keyFor(payments)), await send(order)]) {
+      expect([again.status, again.replayed]).toEqual([200, 'true']);
+      expect(again.body).toEqual(first.body);
     }
-    const retried = await push.send(t, { ...tooMuch, amount: 1 }, key);
-    expect(retried.status).toBe(201);
-    expect(retried.replayed).toBeNull();
+    // The key with another unique id, the id with another body: 409 naming the one that differs.
+    const otherId = await send({ ...order, partnerPaymentUniqueId: keyFor(payments) }, key);
+    expect([otherId.status, otherId.body.type]).toEqual([409, `${problems}idempotency-conflict`]);
+    expect(otherId.body.errors).toContainEqual(expect.objectContaining({ header: 'Idempotency-Key' }));
+    const otherBody = await send({ ...order, amount: order.amount + 1 }, keyFor(payments));
+    expect([otherBody.status, otherBody.body.type]).toEqual([409, `${problems}idempotency-conflict`]);
+    expect(otherBody.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/partnerPaymentUniqueId' }));
+    expect(await rows(payments, t)).toBe(before + 1);
   });
 
   it('a payment made before partnerPaymentUniqueId moved onto the mechanism still replays (migration 0006)', async () => {
@@ -358,7 +537,7 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
     await partnerPaymentKeys().up(store);
     await partnerPaymentKeys().up(store); // keys already there are left alone
     const again = await payments.send(t, order, unique);
-    expect(again.status).toBe(200);
+    expect([again.status, again.replayed]).toEqual([200, 'true']);
     expect(again.body).toEqual(paid.body);
     const changed = await payments.send(t, payments.other(order, t), unique);
     expect(changed.status).toBe(409);

@@ -4,7 +4,7 @@
 // partner transaction search.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPartnerClient } from '../../client/create-clients.js';
-import { eachRecipient } from '../../client/paginate.js';
+import { eachPartnerTransaction, eachRecipient } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components, operations } from '../../generated/partner/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
@@ -349,6 +349,11 @@ describe.each(stores)('partner API on $name', (kind) => {
       const amounts = sorted.data.map((t) => Number(t.amount));
       expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
       expect(sorted.totalCount).toBeGreaterThan(3);
+      // The client's pager walks the same search a page at a time.
+      const all = (await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { pageSize: 100 } }))).data;
+      const paged = [];
+      for await (const t of eachPartnerTransaction(partner.c, { pageSize: 2 })) paged.push(t.paymentId);
+      expect(paged).toEqual(all.map((t) => t.paymentId));
       expect(
         (await unwrap(rival.c.POST('/finance/v1/partner/search_transactions', { body: {} }))).data.some(
           (t) => t.merchantId !== outsider.merchantId,
@@ -357,6 +362,227 @@ describe.each(stores)('partner API on $name', (kind) => {
       expect(
         (await partner.c.POST('/finance/v1/partner/search_transactions', { body: { merchantId: outsider.merchantId } })).response.status,
       ).toBe(404);
+    });
+  });
+
+  describe('reading payments and changing recipients', () => {
+    const request = (payeeId: number): S['PaymentRequest'] => ({
+      payeeId,
+      amount: 10,
+      currency: 'USD',
+      paymentMethodType: 'STANDARD',
+      description: 'read me',
+      merchantId: acme.merchantId,
+    });
+    const pay = (payeeId: number) => unwrap(partner.c.POST('/finance/v1/payment_request', { body: request(payeeId) }));
+    /** The recipient as the list shows it (the read of group C), found by its rail id. */
+    const listed = async (r: { paymentNetworkRailPayeeId: string }) =>
+      (await unwrap(partner.c.GET('/finance/v1/payees', { params: { query: { PaymentNetworkRailPayeeId: r.paymentNetworkRailPayeeId } } })))
+        .data[0];
+    const patchRecipient = (payeeId: number, body: S['RecipientUpdateRequest'], p: TestPartner = partner) =>
+      p.c.PATCH('/finance/v1/payees/{payeeId}', { params: { path: { payeeId } }, body });
+
+    it('reads a payment as the create returned it, in its current state, for any partner linked to its merchant', async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const { data: made, response } = await partner.c.POST('/finance/v1/payment_request', {
+        body: { ...request(recipient.id), externalId: 'READ-1', merchantAccountNumber: '987654321012' },
+      });
+      const params = { path: { paymentId: made!.paymentId } };
+      // The create names its read.
+      expect(response.headers.get('location')).toBe(`/finance/v1/payment_request/${made!.paymentId}`);
+      const read = await unwrap(partner.c.GET('/finance/v1/payment_request/{paymentId}', { params }));
+      expect({ ...read, status: made!.status, updatedOn: made!.updatedOn }).toEqual(made);
+      const done = await waitForStatus(partner, made!.paymentId, 'completed');
+      const later = await unwrap(partner.c.GET('/finance/v1/payment_request/{paymentId}', { params }));
+      expect(later).toEqual({ ...made, status: 'completed', updatedOn: done.updatedOn });
+      // Another partner linked to the same merchant reads the same payment.
+      const colleague = await newPartner(service, [acme.merchantId], 'Colleague');
+      expect(await unwrap(colleague.c.GET('/finance/v1/payment_request/{paymentId}', { params }))).toEqual(later);
+      expect(await unwrap(colleague.e.GET('/finance/v1/payment_request/{paymentId}', { params }))).toEqual(later);
+    });
+
+    it('answers a payment of an unlinked merchant exactly like one that does not exist (404)', async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const made = await pay(recipient.id);
+      const strip = (e: unknown) => JSON.stringify(e).replace(String(made.paymentId), 'X').replace('999999999', 'X');
+      for (const path of ['/finance/v1/payment_request/{paymentId}', '/finance/v1/payment_request/{paymentId}/cancel'] as const) {
+        const call = (p: TestPartner, paymentId: number) =>
+          path.endsWith('cancel')
+            ? p.c.POST('/finance/v1/payment_request/{paymentId}/cancel', { params: { path: { paymentId } } })
+            : p.c.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId } } });
+        const foreign = await call(rival, made.paymentId);
+        const missing = await call(rival, 999_999_999);
+        expect([foreign.response.status, missing.response.status]).toEqual([404, 404]);
+        const fields = ({ type, title, status, detail }: Record<string, unknown>) => ({ type, title, status, detail });
+        expect(strip(fields(foreign.error as never))).toEqual(strip(fields(missing.error as never)));
+      }
+      expect(
+        (await unwrap(partner.c.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId: made.paymentId } } })))
+          .paymentId,
+      ).toBe(made.paymentId);
+    });
+
+    it('applies a notification of change: a payment made before keeps its account number, a later one pays the new', async () => {
+      // The recorded account is one the sandbox refuses (invalid_account), as a NOC would follow.
+      const recipient = await unwrap(
+        partner.c.POST('/finance/v1/recipient-ach', {
+          body: ach(acme.merchantId, { ach: { ...ach(acme.merchantId).ach, accountNumber: '000987650002' } }),
+        }),
+      );
+      const before = await pay(recipient.id);
+      const updated = await unwrap(patchRecipient(recipient.id, { ach: { accountNumber: '000123450077', bankAccountType: 'SAVINGS' } }));
+      // Only what was sent changed; the echo masks the new number as the create masked the old.
+      expect(updated).toEqual({ ...recipient, ach: { ...recipient.ach, accountNumber: '0077', bankAccountType: 'SAVINGS' } });
+      expect(await listed(recipient)).toEqual(updated);
+      const after = await pay(recipient.id);
+      const [old, now] = await Promise.all([
+        waitForStatus(partner, before.paymentId, 'failed'),
+        waitForStatus(partner, after.paymentId, 'completed'),
+      ]);
+      expect([old.accountNumber, now.accountNumber]).toEqual(['0002', '0077']);
+      // The full numbers: group E's search matches each payment by the number it was made with.
+      const byNumber = async (accountNumber: string) =>
+        (await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { accountNumber } }))).data.map((t) => t.paymentId);
+      expect(await byNumber('000987650002')).toEqual([before.paymentId]);
+      expect(await byNumber('000123450077')).toEqual([after.paymentId]);
+    });
+
+    it('changes contact details only as sent, and group A sees them on the same payee', async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const payeeBefore = await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: recipient.id } } }));
+      const renamed = await unwrap(patchRecipient(recipient.id, { name: 'Maria G. Lopez', phone: '+12125550199' }));
+      expect(renamed).toEqual({ ...recipient, name: 'Maria G. Lopez', phone: '+12125550199' });
+      const address = {
+        line1: '1 Main Street',
+        city: 'Albany',
+        state: 'NY',
+        postalCode: '12207',
+        countryCode: 'US',
+        type: 'MAILING' as const,
+      };
+      const moved = await unwrap(patchRecipient(recipient.id, { email: 'maria@lopez.example', ach: { address } }));
+      expect(moved).toEqual({ ...renamed, email: 'maria@lopez.example', ach: { ...recipient.ach, address } });
+      const payeeAfter = await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: recipient.id } } }));
+      expect(payeeAfter).toMatchObject({
+        name: 'Maria G. Lopez',
+        EmailAddress: 'maria@lopez.example',
+        phoneNumber: '+12125550199',
+        address: { addressLine: '1 Main Street', city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' },
+        createdOn: payeeBefore.createdOn,
+      });
+      // An individual's phone number can be removed.
+      expect((await unwrap(patchRecipient(recipient.id, { phone: null }))).phone).toBeNull();
+    });
+
+    it('changes a wire recipient: its bank, and its intermediary bank replaced whole', async () => {
+      const domestic = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'domestic') }));
+      const moved = await unwrap(
+        patchRecipient(domestic.id, {
+          wire: {
+            receiverRoutingNumber: '021000021',
+            beneficiaryFIName: 'JPMorgan Chase Bank, N.A.',
+            beneficiaryAccountNumber: '7700112233',
+          },
+        }),
+      );
+      expect(moved).toEqual({
+        ...domestic,
+        wire: {
+          ...domestic.wire,
+          receiverRoutingNumber: '021000021',
+          beneficiaryFIName: 'JPMorgan Chase Bank, N.A.',
+          beneficiaryAccountNumber: '2233',
+        },
+      });
+      const international = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'international') }));
+      const viaChase = await unwrap(
+        patchRecipient(international.id, {
+          wire: { intermediaryFIIdType: 'BIC', intermediaryFIIdNumber: 'CHASUS33', intermediaryFIName: 'JPMorgan Chase Bank, N.A.' },
+        }),
+      );
+      expect((viaChase as S['WireRecipient']).wire).toMatchObject({
+        intermediaryFIIdType: 'BIC',
+        intermediaryFIIdNumber: 'CHASUS33',
+        intermediaryFIName: 'JPMorgan Chase Bank, N.A.',
+        intermediaryFIAddress: null,
+        beneficiaryIdNumber: international.wire.beneficiaryIdNumber,
+      });
+      expect(await listed(international)).toEqual(viaChase);
+    });
+
+    it.each([
+      ['an empty body', {}, 400, '#'],
+      ['a field that cannot change', { type: 'BUSINESS' }, 400, '#/type'],
+      ['a malformed routing number', { ach: { routingNumber: '12' } }, 400, '#/ach/routingNumber'],
+      ['an empty ach object', { ach: {} }, 400, '#/ach'],
+      ['wire details for an ACH recipient', { wire: { beneficiaryFIName: 'Other Bank' } }, 422, '#/wire'],
+      ['a routing number that fails the ABA checksum', { ach: { routingNumber: '021000022' } }, 422, '#/ach/routingNumber'],
+    ] as const)('refuses %s and changes nothing', async (_, body, status, pointer) => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const payee = await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: recipient.id } } }));
+      // Each refused change also carries a valid one, which must not be written either.
+      const sent = Object.keys(body).length > 0 ? { email: 'changed@example.com', ...body } : body;
+      const { response, error } = await patchRecipient(recipient.id, sent as S['RecipientUpdateRequest']);
+      expect(response.status).toBe(status);
+      expect(error!.errors).toContainEqual(expect.objectContaining({ pointer }));
+      expect(await listed(recipient)).toEqual(recipient);
+      expect(await unwrap(acme.a.GET('/v1/payees/{id}', { params: { path: { id: recipient.id } } }))).toEqual(payee);
+    });
+
+    it.each([
+      ['a BIC for a bank identified by ABA', { receiverRoutingNumber: 'DEUTDEFFXXX' }, '#/wire/receiverRoutingNumber', 422],
+      [
+        'a domestic wire to a bank identified by BIC',
+        { beneficiaryFIIdType: 'BIC', receiverRoutingNumber: 'DEUTDEFFXXX' },
+        '#/wire/beneficiaryFIIdType',
+        422,
+      ],
+      ['an id type without its bank identifier', { beneficiaryFIIdType: 'ABA' }, '#/wire/receiverRoutingNumber', 400],
+      ['part of an intermediary bank', { intermediaryFIName: 'JPMorgan Chase Bank, N.A.' }, '#/wire/intermediaryFIIdType', 400],
+    ] as const)(
+      'refuses %s for a domestic wire recipient (%s: the schema, or the recipient as recorded) and changes nothing',
+      async (_, change, pointer, status) => {
+        const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'domestic') }));
+        const { response, error } = await patchRecipient(recipient.id, { wire: change as S['WireDetailsUpdate'] });
+        expect(response.status).toBe(status);
+        expect(error!.errors).toContainEqual(expect.objectContaining({ pointer }));
+        expect(await listed(recipient)).toEqual(recipient);
+      },
+    );
+
+    it('refuses a business recipient without a phone number (422)', async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-wire', { body: wire(acme.merchantId, 'domestic') }));
+      const { response, error } = await patchRecipient(recipient.id, { phone: null });
+      expect(response.status).toBe(422);
+      expect(error!.errors).toEqual([expect.objectContaining({ pointer: '#/phone' })]);
+      expect(await listed(recipient)).toEqual(recipient);
+    });
+
+    it("answers another partner's recipient, a counterparty and a merchant's own payee as not found (404)", async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const counterparty = await unwrap(
+        partner.e.POST('/finance/v1/payee', {
+          body: {
+            ...documentedRequest<object>('counterparty', '/finance/v1/payee', 'achIndividual'),
+            merchantId: acme.merchantId,
+          } as never,
+        }),
+      );
+      const payee = await unwrap(
+        acme.a.POST('/v1/payees', {
+          body: {
+            payeeType: 'individual',
+            name: 'Own Payee',
+            EmailAddress: 'own@example.com',
+            address: { addressLine: '1 A St', state: 'NY', city: 'NYC', country: 'US', postalCode: '10001' },
+          },
+        }),
+      );
+      expect((await patchRecipient(recipient.id, { name: 'Stolen' }, rival)).response.status).toBe(404);
+      expect((await patchRecipient(counterparty.id, { name: 'Stolen' })).response.status).toBe(404);
+      expect((await patchRecipient(payee.id, { name: 'Stolen' })).response.status).toBe(404);
+      expect((await patchRecipient(999_999_999, { name: 'Stolen' })).response.status).toBe(404);
+      expect((await listed(recipient))!.name).toBe(recipient.name);
     });
   });
 });

@@ -1,5 +1,6 @@
 // Payees through groups A and B over real HTTP, on each store: creation rules, update, list filters and
 // paging, and isolation between merchants.
+import { eachPayee } from '../../client/paginate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { address, business, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
@@ -62,6 +63,18 @@ describe.each(stores)('payees on $name', (kind) => {
     expect(extra.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/MerchantId' }));
     const after = await unwrap(acme.a.POST('/v1/payees/list', { body: { pageSize: 100 } }));
     expect(after).toHaveLength(before.length);
+  });
+
+  it('walks every payee a page at a time with the client pager, through either group', async () => {
+    for (const name of ['Pager One', 'Pager Two', 'Pager Three'])
+      await unwrap(acme.a.POST('/v1/payees', { body: { ...individual, name } }));
+    const all = await unwrap(acme.a.POST('/v1/payees/list', { body: { pageSize: 100 } }));
+    expect(all.length).toBeGreaterThan(2);
+    for (const client of [acme.a, acme.b]) {
+      const paged = [];
+      for await (const p of eachPayee(client, { pageSize: 2 })) paged.push(p.id);
+      expect(paged).toEqual(all.map((p) => p.id));
+    }
   });
 
   it("creates through group B's /v1/payees/Create the same payees group A sees", async () => {

@@ -73,6 +73,9 @@ describe.each(stores)('payouts on $name', (kind) => {
     expect(events.map((e) => e.state)).toEqual(['created', 'processing', 'sent', 'completed']);
     for (const e of events) {
       expect(e).toEqual({
+        id: expect.stringMatching(/^evt_[0-9a-hjkmnp-tv-z]{26}$/),
+        type: `payout.${e.state}`,
+        environment: 'sandbox',
         payout_request_id: data!.PayoutUniqueReference,
         amount: '1250.00',
         currency: 'USD',
@@ -307,13 +310,8 @@ describe.each(stores)('cancelling payouts on $name', (kind) => {
         expect(final.Status).toBe('completed');
       }
       const states = (
-        await service.services.store.db
-          .selectFrom('payout_events')
-          .select('state')
-          .where('payout_reference', '=', reference)
-          .orderBy('id')
-          .execute()
-      ).map((e) => e.state);
+        await service.services.store.db.selectFrom('events').select('type').where('subject', '=', reference).orderBy('id').execute()
+      ).map((e) => e.type.replace(/^payout\./, ''));
       expect(states).toEqual(final.Status === 'cancelled' ? ['created', 'cancelled'] : ['created', 'processing', 'sent', 'completed']);
     }
   });

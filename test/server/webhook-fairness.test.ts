@@ -92,6 +92,9 @@ describe('the delivery slots and merchant turns', () => {
     events: '["payout.created"]',
     environment: 'sandbox',
     secret: null,
+    enabled: 1,
+    previous_secret: null,
+    previous_secret_until: null,
     created_at: 0,
     deleted_at: null,
   });

@@ -6,6 +6,7 @@ import { unwrap } from '../../client/problem-error.js';
 import { receivePayoutEvent } from '../../client/webhooks.js';
 import { WebhookVerificationError } from '../../client/webhook-signature.js';
 import { checkTarget, isPrivateAddress } from '../../server/webhooks/address-guard.js';
+import { allEvents } from '../../server/webhooks/webhook-registrations.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
@@ -58,7 +59,7 @@ describe.each(stores)('webhooks on $name', (kind) => {
       environment: 'sandbox',
       signed: false,
       secret: null,
-      events: ['payout.created', 'payout.processing', 'payout.sent', 'payout.completed', 'payout.failed', 'payout.cancelled'],
+      events: allEvents,
     });
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
     const second = await unwrap(
@@ -170,7 +171,8 @@ describe.each(stores)('webhooks on $name', (kind) => {
     expect(JSON.stringify(await unwrap(m.a.GET('/v1/webhooks')))).not.toContain(created.secret!);
     const p = await payout(m);
     const [delivery] = await receiver.waitFor(1, (d) => d.path === '/signed' && d.body.includes(p.PayoutUniqueReference));
-    expect(delivery!.headers['webhook-id']).toMatch(/^msg_[0-9a-z]{26}$/);
+    expect(delivery!.headers['webhook-id']).toMatch(/^evt_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(delivery!.headers['webhook-id']).toBe(JSON.parse(delivery!.body).id);
     const event = await receivePayoutEvent(delivery!.body, delivery!.headers as Record<string, string>, { secret: created.secret! });
     expect(event).toMatchObject({ state: 'created', payout_request_id: p.PayoutUniqueReference });
     await expect(

@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
+import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { listen } from '../../server/http/listen.js';
 import { loadConfig, type Config } from '../../server/config.js';
@@ -10,32 +11,49 @@ import { createLogger } from '../../server/log.js';
 import { createServices, workersOf, type Services } from '../../server/services.js';
 import { openStore } from '../../server/store/database.js';
 import type { Resolver } from '../../server/webhooks/address-guard.js';
+import { recordProblems, type ProblemRecord } from './problem-recorder.js';
 
 export interface RunningService {
   baseUrl: string;
   services: Services;
   /** Log lines of write responses that broke the contract (sent all the same); `stop()` fails when any. */
   contractViolations: string[];
+  /** Every log line at warn level or above, as written (JSON). */
+  warnings: string[];
+  /** Every log line written (JSON): warn and above, or from `options.logLevel` up when a suite asks for more. */
+  logs: string[];
+  /** Every problem answered; `stop()` fails when one is outside the catalogue or its operation's list. */
+  problems: ProblemRecord;
   stop(): Promise<void>;
 }
 
-/** Error-level log lines are watched for contract violations; the rest is shown only with TEST_LOG_LEVEL. */
-function watchedLogger(level: string, violations: string[]) {
+/** Warn and error lines are kept (and watched for contract violations); lines are shown only with TEST_LOG_LEVEL. */
+function watchedLogger(level: string, violations: string[], warnings: string[], logs: string[], keepFrom?: string) {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       const line = String(chunk);
       if (line.includes('"msg":"response violates the contract"')) violations.push(line);
+      if (/"level":(4|5|6)\d/.test(line)) warnings.push(line);
+      logs.push(line);
       if (level !== 'silent') process.stdout.write(line);
       done();
     },
   });
-  return createLogger(level === 'silent' ? 'error' : level, sink);
+  const shown = level === 'silent' ? 'warn' : level;
+  return createLogger(keepFrom && pino.levels.values[keepFrom]! < pino.levels.values[shown]! ? keepFrom : shown, sink);
 }
 
 export async function startService(
   databaseUrl: string,
   overrides: Partial<Config> = {},
-  options: { resolve?: Resolver; workers?: boolean /** The clock of tokens and token-request limits. */; now?: () => number } = {},
+  options: {
+    resolve?: Resolver;
+    workers?: boolean;
+    /** The clock of tokens and token-request limits. */
+    now?: () => number;
+    /** Keep log lines from this level up in `logs` (e.g. 'info' to see audit lines); warn by default. */
+    logLevel?: string;
+  } = {},
 ): Promise<RunningService> {
   const config: Config = {
     ...loadConfig({}),
@@ -50,24 +68,33 @@ export async function startService(
   };
   const store = await openStore(config.databaseUrl, { poolSize: 5 });
   const contractViolations: string[] = [];
-  const services = await createServices(store, config, watchedLogger(config.logLevel, contractViolations), {
+  const warnings: string[] = [];
+  const logs: string[] = [];
+  const log = watchedLogger(config.logLevel, contractViolations, warnings, logs, options.logLevel);
+  const services = await createServices(store, config, log, {
     resolve: options.resolve,
     now: options.now,
   });
   const app = createApp(services, config);
   if (options.workers !== false) for (const worker of workersOf(services)) worker.start();
   const server: Server = await listen(app, 0, '127.0.0.1');
+  const problems = recordProblems(server);
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     services,
     contractViolations,
+    warnings,
+    logs,
+    problems,
     async stop() {
       await Promise.all(workersOf(services).map((worker) => worker.stop()));
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();
       if (contractViolations.length > 0) throw new Error(`Responses broke the contract:\n${contractViolations.join('')}`);
+      if (problems.outside.length > 0)
+        throw new Error(`Problems the contract does not allow where they were answered:\n${problems.outside.join('\n')}`);
     },
   };
 }

@@ -24,24 +24,24 @@ export async function unsettled(store: Store, only: Unsettled = {}): Promise<str
     .limit(20)
     .execute();
   const events = await store.db
-    .selectFrom('payout_events')
-    .select(['id', 'payout_reference', 'state'])
+    .selectFrom('events')
+    .select(['id', 'subject', 'type'])
     .where('dispatched_at', 'is', null)
-    .$if(only.payouts !== undefined, (q) => q.where('payout_reference', 'in', only.payouts!))
+    .$if(only.payouts !== undefined, (q) => q.where('subject', 'in', only.payouts!))
     .limit(20)
     .execute();
   const deliveries = await store.db
     .selectFrom('webhook_deliveries as d')
-    .innerJoin('payout_events as e', 'e.id', 'd.event_id')
-    .select(['d.event_id', 'd.url', 'e.payout_reference', 'e.state'])
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.event_id', 'd.url', 'e.subject', 'e.type'])
     .where('d.outcome', '=', 'sending')
     .$if(only.claimedSince !== undefined, (q) => q.where('d.attempted_at', '>=', only.claimedSince!))
-    .$if(only.payouts !== undefined, (q) => q.where('e.payout_reference', 'in', only.payouts!))
+    .$if(only.payouts !== undefined, (q) => q.where('e.subject', 'in', only.payouts!))
     .limit(20)
     .execute();
   return [
     ...payouts.map((p) => `payout ${p.reference} is ${p.status}`),
-    ...events.map((e) => `event ${e.id} (${e.payout_reference} ${e.state}) is not dispatched`),
-    ...deliveries.map((d) => `the delivery of event ${d.event_id} (${d.payout_reference} ${d.state}) to ${d.url} has no answer recorded`),
+    ...events.map((e) => `event ${e.id} (${e.subject} ${e.type}) is not dispatched`),
+    ...deliveries.map((d) => `the delivery of event ${d.event_id} (${d.subject} ${d.type}) to ${d.url} has no answer recorded`),
   ];
 }

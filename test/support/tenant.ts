@@ -41,6 +41,8 @@ export interface Tenant {
     ibanAccount: string;
     payout: string;
     webhook: string;
+    /** The newest of the merchant's events (one its transfers or payout wrote). */
+    event: string;
     platformPayee: number;
     business: number;
     account: number;
@@ -48,14 +50,19 @@ export interface Tenant {
     achCounterparty: number;
     abaCounterparty: number;
     bicCounterparty: number;
+    /** The ACH push: pending unless the sandbox steps it. */
+    transfer: number;
+    /** The verifications of the two beneficial owners: one identified by SSN, one by passport. */
+    verification: number;
+    documentVerification: number;
     achRecipient: number;
     wireRecipient: number;
     partnerPayment: number;
     counterparty: number;
     counterpartyPayment: number;
   };
-  /** Full account numbers the tenant holds (the operating account's is preset, so it is known). */
-  accountNumbers: { operating: string };
+  /** Full account numbers of the tenant's two deposit accounts (preset, so they are known). */
+  accountNumbers: { operating: string; reserve: string };
   /** Values that may never appear whole in any response. */
   sensitive: string[];
   /** The webhook signing secret: shown once, in the registration's response. */
@@ -181,7 +188,7 @@ export async function newTenant(
     }),
   );
   await unwrap(d.POST('/finance/api/v1/identity-verification', { body: { businessId: business.id, subject: 'BUSINESS' } }));
-  await unwrap(
+  const verification = await unwrap(
     d.POST('/finance/api/v1/identity-verification', {
       body: {
         businessId: business.id,
@@ -198,7 +205,7 @@ export async function newTenant(
       },
     }),
   );
-  await unwrap(
+  const documentVerification = await unwrap(
     d.POST('/finance/api/v1/identity-verification', {
       body: {
         businessId: business.id,
@@ -247,8 +254,17 @@ export async function newTenant(
     wire: { bankIdType: 'BIC', bankId: 'COBADEFFXXX', accountNumber: numbers.iban, bankName: 'Commerzbank AG', bankAddress: deAddress },
   });
   const transfer = { accountId: account.id, currency: 'USD' };
+  // The pull is answered pending and completes only at the sandbox's pace (some suites stop it): the debits below are
+  // covered by a simulated inbound credit, which completes at once.
+  await unwrap(
+    d.POST('/finance/api/v1/simulations/inbound-transfer', {
+      body: { accountId: account.id, amount: 50_000, currency: 'USD', rail: 'ACH', originatorName: `${label} Funding` },
+    }),
+  );
   await unwrap(d.POST('/finance/api/v1/transaction/ach/pull', { body: { ...transfer, counterpartyId: achCounterparty, amount: 50_000 } }));
-  await unwrap(d.POST('/finance/api/v1/transaction/ach/push', { body: { ...transfer, counterpartyId: achCounterparty, amount: 100 } }));
+  const achPush = await unwrap(
+    d.POST('/finance/api/v1/transaction/ach/push', { body: { ...transfer, counterpartyId: achCounterparty, amount: 100 } }),
+  );
   await unwrap(
     d.POST('/finance/api/v1/transaction/wire/domestic', { body: { ...transfer, counterpartyId: abaCounterparty, amount: 200 } }),
   );
@@ -352,6 +368,7 @@ export async function newTenant(
       },
     }),
   );
+  const [event] = (await unwrap(a.GET('/v1/events', { params: { query: { PageSize: 1 } } }))).data;
 
   return {
     label,
@@ -372,6 +389,7 @@ export async function newTenant(
       ibanAccount: ibanAccount.PayeeAccountId,
       payout: payout.PayoutUniqueReference,
       webhook: webhook.id,
+      event: event!.id,
       platformPayee: platformPayee.id,
       business: business.id,
       account: account.id,
@@ -379,13 +397,16 @@ export async function newTenant(
       achCounterparty,
       abaCounterparty,
       bicCounterparty,
+      transfer: achPush.id,
+      verification: verification.id,
+      documentVerification: documentVerification.id,
       achRecipient: achRecipient.id,
       wireRecipient: wireRecipient.id,
       partnerPayment: partnerPayment.paymentId,
       counterparty: counterpartyE.id,
       counterpartyPayment: counterpartyPayment.paymentId,
     },
-    accountNumbers: { operating: numbers.operating },
+    accountNumbers: { operating: numbers.operating, reserve: numbers.funding },
     sensitive: [
       ...Object.values(numbers),
       ...[ssn, ssn.replace(/-/g, ''), passport, merchant.clientSecret, partner.clientSecret],

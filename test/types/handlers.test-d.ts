@@ -1,5 +1,5 @@
 // The typed handler contract: a handler set missing an operation, returning an undocumented status or a
-// body of the wrong shape fails to compile.
+// body of the wrong shape fails to compile, and so does a replay where the response documents no replay header.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { OperationRequest } from '../../server/http/operation-handler.js';
 import type { RequestContext } from '../../server/auth/principal.js';
@@ -27,6 +27,13 @@ describe('merchant handlers', () => {
     const wrongCreate: MerchantHandlers['createPayout'] = async () => ({ status: 201, body: {} as components['schemas']['Payout'] });
     const noContent: MerchantHandlers['deleteWebhook'] = async () => ({ status: 204 });
     void [ok, wrongStatus, wrongBody, wrongCreate, noContent];
+  });
+
+  it('may answer a replay only where the response documents Idempotent-Replayed', () => {
+    const replay: MerchantHandlers['createPayee'] = async () => ({ status: 201, body: payee, replayed: true });
+    // @ts-expect-error getPayee's 200 documents no Idempotent-Replayed header
+    const notReplayable: MerchantHandlers['getPayee'] = async () => ({ status: 200, body: payee, replayed: true });
+    void [replay, notReplayable];
   });
 
   it('must cover every operation', () => {
