@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { routeTables, type Group } from '../../generated/index.js';
 import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
+import { fromPackageRoot } from '../package-root.js';
 import { Problem } from '../problems.js';
 import type { RequestContext } from '../auth/principal.js';
 import { contextOf } from '../http/request-context.js';
@@ -15,8 +16,17 @@ import { bankingHandlers } from './banking/handlers.js';
 import { partnerHandlers } from './partner/handlers.js';
 import { counterpartyHandlers } from './counterparty/handlers.js';
 
+const documents = new Map<Group, object>();
+
+/** The group's bundled document, read once per process: the validator built from it is kept by document
+ * (mount-group.ts), so every app of a process shares one. Nothing writes to it. */
 export function loadDocument(group: Group): object {
-  return JSON.parse(readFileSync(new URL(`../../generated/${group}/openapi.json`, import.meta.url), 'utf8')) as object;
+  let document = documents.get(group);
+  if (!document) {
+    document = JSON.parse(readFileSync(fromPackageRoot('generated', group, 'openapi.json'), 'utf8')) as object;
+    documents.set(group, document);
+  }
+  return document;
 }
 
 type Authenticate = (req: Request) => Promise<RequestContext>;

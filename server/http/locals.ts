@@ -1,6 +1,8 @@
 // What one request carries from middleware to middleware, typed: Express's `res.locals`, never module-level maps.
 import type { Principal } from '../auth/principal.js';
+import type { Request as ExpressRequest } from 'express';
 import type { Problem } from '../problems.js';
+import type { ContractViolation } from './mount-group.js';
 
 declare global {
   // Express declares `res.locals` as `Express.Locals`; this is how its fields are typed.
@@ -17,6 +19,10 @@ declare global {
       authProblem?: Problem;
       /** The request came with a zero-length body, which is no body (app.ts). */
       emptyBody?: boolean;
+      /** The mounted group's security handlers, for the process-wide validator (mount-group.ts). */
+      groupSecurity?: Record<string, (req: ExpressRequest) => Promise<boolean>>;
+      /** Where the mounted group reports a write's response that broke the contract (mount-group.ts). */
+      onContractViolation?: (violation: ContractViolation) => void;
     }
   }
 }

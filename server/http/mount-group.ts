@@ -41,6 +41,62 @@ export interface ContractViolation {
  * reaches the router as GET (app.ts). */
 const changesNothing = (method: string) => method === 'GET';
 
+type GroupSecurity = Record<string, (req: Request) => Promise<boolean>>;
+
+/** Validators by document and by whether they check responses. Building one compiles a schema per operation and
+ * status, each over the whole of `components` (most of a fresh app's first requests): one per process, however
+ * many apps it starts (a test worker starts dozens). Nothing in it belongs to one app: security handlers and
+ * the contract-violation report are looked up on the request. */
+const validators = new WeakMap<object, Map<boolean, RequestHandler[]>>();
+
+function validatorFor(document: object, validateResponses: boolean, schemes: string[]): RequestHandler[] {
+  const byDocument = validators.get(document) ?? new Map<boolean, RequestHandler[]>();
+  validators.set(document, byDocument);
+  const known = byDocument.get(validateResponses);
+  if (known) return known;
+  const handlers = Object.fromEntries(
+    schemes.map((scheme) => [scheme, (req: Request) => (req.res!.locals.groupSecurity as GroupSecurity)[scheme]!(req)]),
+  );
+  const middleware = OpenApiValidator.middleware({
+    apiSpec: structuredClone(document) as never,
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
+    // A response that breaks its schema is our defect. After a read it answers 500 (nothing changed). After a
+    // write it is sent as produced and reported: the change is committed, and a 500 would invite a retry
+    // that pays twice.
+    validateResponses: validateResponses
+      ? {
+          allErrors: true,
+          onError: (err: { errors?: unknown }, _body: unknown, req: Request) => {
+            if (changesNothing(req.method)) throw err;
+            req.res?.locals.onContractViolation?.({
+              method: req.method,
+              path: req.originalUrl,
+              status: req.res?.statusCode ?? 0,
+              errors: err.errors,
+            });
+          },
+        }
+      : false,
+    validateSecurity: { handlers },
+    ignoreUndocumented: true,
+    // 'full': 2023-02-30, a..b@example.com and hour 25 are refused, not only malformed shapes.
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+  }) as unknown as RequestHandler[];
+  byDocument.set(validateResponses, middleware);
+  return middleware;
+}
+
+/** Middleware built by its first request. Building a group's validator compiles its document, about half a second
+ * of CPU: built at start, the five groups' delayed the service's first answer by seconds (README: "Fast start"). */
+function lazily(build: () => RequestHandler[]): RequestHandler {
+  let chain: RequestHandler | undefined;
+  return (req, res, next) => {
+    chain ??= express.Router().use(build());
+    chain(req, res, next);
+  };
+}
+
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   cacheValidatorRouteMatchers();
   // An operation with its own `servers` (the token issuer) is served at the origin. The validator only sees
@@ -50,7 +106,7 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   const missing = routes.filter((r) => typeof mount.handlers[r.operationId] !== 'function');
   if (missing.length > 0) throw new Error(`mountGroup: no handler for ${missing.map((r) => r.operationId).join(', ')}`);
 
-  const security = Object.fromEntries(
+  const security: GroupSecurity = Object.fromEntries(
     Object.entries(mount.security).map(([scheme, authenticate]) => [
       scheme,
       async (req: Request) => {
@@ -66,34 +122,14 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   );
 
   const router = express.Router();
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(mount.document) as never,
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
-      // A response that breaks its schema is our defect. After a read it answers 500 (nothing changed). After a
-      // write it is sent as produced and reported: the change is committed, and a 500 would invite a retry
-      // that pays twice.
-      validateResponses: mount.validateResponses
-        ? {
-            allErrors: true,
-            onError: (err: { errors?: unknown }, _body: unknown, req: Request) => {
-              if (changesNothing(req.method)) throw err;
-              mount.onContractViolation?.({
-                method: req.method,
-                path: req.originalUrl,
-                status: req.res?.statusCode ?? 0,
-                errors: err.errors,
-              });
-            },
-          }
-        : false,
-      validateSecurity: { handlers: security },
-      ignoreUndocumented: true,
-      // 'full': 2023-02-30, a..b@example.com and hour 25 are refused, not only malformed shapes.
-      validateFormats: true,
-      ajvFormats: { mode: 'full' },
-    }),
-  );
+  // The validator is shared by every app of the process (validatorFor); what is this app's reaches it through
+  // the request.
+  router.use((_req, res, next) => {
+    res.locals.groupSecurity = security;
+    res.locals.onContractViolation = mount.onContractViolation;
+    next();
+  });
+  router.use(lazily(() => validatorFor(mount.document, mount.validateResponses, Object.keys(mount.security))));
   for (const route of routes) {
     const handler = mount.handlers[route.operationId] as OperationHandler<never, Ctx>;
     const rules = inputRules(mount.document, route.path, route.method);

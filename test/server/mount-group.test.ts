@@ -104,3 +104,30 @@ describe('a single group on its own port', () => {
     ]);
   });
 });
+
+describe('apps of one process', () => {
+  // They share each document's validator (mount-group.ts validatorFor): its compiled schemas are the cost of a
+  // fresh app. What belongs to an app, its callers and its contract-violation report, must stay its own.
+  it("share the validator, never each other's callers or reports", async () => {
+    const other = await startService(':memory:');
+    try {
+      const r = await fetch(`${other.baseUrl}/payouts/v1/payees/1`, { headers: { authorization: `Bearer ${token}` } });
+      expect(r.status).toBe(401);
+      const m = await other.services.credentials.createMerchant('Other');
+      const own = (await other.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+      const mine = await fetch(`${other.baseUrl}/payouts/v1/payouts`, { headers: { authorization: `Bearer ${own}` } });
+      expect(mine.status).toBe(200);
+      const before = violations.length;
+      const created = await fetch(`${other.baseUrl}/payouts/v1/payees/Create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${own}`, 'content-type': 'application/json' },
+        body: JSON.stringify(individual),
+      });
+      expect(created.status).toBe(201);
+      expect(violations.length).toBe(before);
+      expect(other.contractViolations).toEqual([]);
+    } finally {
+      await other.stop();
+    }
+  });
+});
