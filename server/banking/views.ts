@@ -14,6 +14,7 @@ import type {
   BankingVerificationTable,
 } from '../store/banking-schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 
 type Schemas = components['schemas'];
@@ -169,14 +170,7 @@ export function toTransfer(
     reasons: JSON.parse(row.reasons) as Schemas['TransferReason'][],
     returnCode: row.return_code,
     returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    notificationOfChange:
-      row.change_code === null
-        ? null
-        : {
-            changeCode: row.change_code,
-            correctedData: JSON.parse(row.corrected_data ?? '{}') as Schemas['CorrectedData'],
-            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
-          },
+    notificationOfChange: notificationOfChangeOf<Schemas['CorrectedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
   };

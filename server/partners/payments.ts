@@ -13,6 +13,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 import { recordPaymentChange, recordPaymentNoc } from './payment-events.js';
 import { cancelIfCreated } from './payment-cancellation.js';
@@ -41,14 +42,7 @@ export function toPayment(row: Selectable<PaymentTable>): Payment {
     route: row.route,
     returnCode: row.return_code,
     returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    notificationOfChange:
-      row.change_code === null
-        ? null
-        : {
-            changeCode: row.change_code,
-            correctedData: JSON.parse(row.corrected_data ?? '{}') as CS['PaymentNotificationOfChange']['correctedData'],
-            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
-          },
+    notificationOfChange: notificationOfChangeOf<CS['PaymentNotificationOfChange']['correctedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
   } as Payment;
@@ -85,14 +79,7 @@ function toTransaction(row: Selectable<PaymentTable>, history: { status: Transac
     postDate: row.post_date === null ? null : isoTimestamp(row.post_date),
     returnCode: row.return_code,
     returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    notificationOfChange:
-      row.change_code === null
-        ? null
-        : {
-            changeCode: row.change_code,
-            correctedData: JSON.parse(row.corrected_data ?? '{}') as CS['PaymentNotificationOfChange']['correctedData'],
-            receivedOn: isoTimestamp(row.noc_received_at ?? row.updated_at),
-          },
+    notificationOfChange: notificationOfChangeOf<CS['PaymentNotificationOfChange']['correctedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
     statusHistory: history.map((h) => ({ status: h.status, at: isoTimestamp(h.at) })),
