@@ -1,4 +1,4 @@
-// The package's client entry point: `import { createMerchantClient } from 'payout-service/client'`.
+// The package's entry point: `import { createMerchantClient } from '@payout-service/client'`.
 export {
   createBankingClient,
   createCounterpartyClient,
@@ -14,7 +14,19 @@ export {
   type PartnerClient,
   type PlatformClient,
 } from './create-clients.js';
-export { ApiProblemError, unwrap, type ProblemDetails, type ProblemFieldError } from './problem-error.js';
+export {
+  ApiProblemError,
+  unwrap,
+  type KnownProblemKind,
+  type ProblemDetails,
+  type ProblemFieldError,
+  type ProblemKind,
+  type Unwrapped,
+} from './problem-error.js';
+export { ConnectionError, TimeoutError } from './errors.js';
+export type { AttemptLog, RetryOptions } from './retry.js';
+export type { Fetch } from './transport.js';
+export { keyedOperations, newIdempotencyKey } from './idempotency.js';
 export { TokenProvider, type IssuedToken, type TokenProviderOptions } from './token-provider.js';
 export {
   eachAccountLedgerEntry,
@@ -32,6 +44,7 @@ export {
   eachWebhookDelivery,
 } from './paginate.js';
 export {
+  constructEvent,
   isPayoutEvent,
   receiveEvent,
   receivePayoutEvent,

@@ -1,11 +1,22 @@
 // Problem responses (RFC 9457) as a typed Error: `unwrap()` turns an openapi-fetch result into its data or
-// throws ApiProblemError carrying the status, the stable type, the detail and the fields at fault.
+// throws ApiProblemError carrying the status, the stable type and its kind, the detail, the fields at fault and
+// the request id.
 import type { components } from '../generated/merchant/schema.js';
 
 /** One field at fault, as the contract's ProblemFieldError schema says. */
 export type ProblemFieldError = components['schemas']['ProblemFieldError'];
 /** A problem response body, as the contract's Problem schema says (every group shares it). */
 export type ProblemDetails = components['schemas']['Problem'];
+
+const problemTypeBase = 'https://payouts.example/problems/';
+/** The kinds of the contract's problem catalogue (`validation-error`, `not-found`, ...), read off the Problem type. */
+export type KnownProblemKind = ProblemDetails['type'] extends infer T
+  ? T extends `${typeof problemTypeBase}${infer K}`
+    ? K
+    : never
+  : never;
+/** A problem's kind: one of the catalogue, or one added after this version of the client (problems are open). */
+export type ProblemKind = KnownProblemKind | (string & {});
 
 export class ApiProblemError extends Error implements ProblemDetails {
   readonly type: string;
@@ -28,14 +39,14 @@ export class ApiProblemError extends Error implements ProblemDetails {
     this.status = problem.status;
     this.detail = problem.detail;
     this.instance = problem.instance;
-    this.requestId = problem.requestId;
+    this.requestId = problem.requestId ?? response?.headers.get('X-Request-Id') ?? undefined;
     this.errors = problem.errors ?? [];
     this.error = problem.error;
   }
 
-  /** The kind of problem: the last segment of `type` (`validation-error`, `payout-not-cancellable`, ...). */
-  get kind(): string {
-    return this.type.slice(this.type.lastIndexOf('/') + 1);
+  /** The kind of problem: `type` without the catalogue's base (`validation-error`, `payout-not-cancellable`, ...). */
+  get kind(): ProblemKind {
+    return this.type.startsWith(problemTypeBase) ? this.type.slice(problemTypeBase.length) : this.type;
   }
 }
 
@@ -58,11 +69,13 @@ export function toProblemError(body: unknown, response: Response): ApiProblemErr
   );
 }
 
+type Result = { data?: unknown; error?: unknown; response: Response };
+/** What `unwrap()` resolves to: the success body, or `undefined` for an operation that answers no content (204). */
+export type Unwrapped<T extends Result> = [NonNullable<T['data']>] extends [never] ? undefined : NonNullable<T['data']>;
+
 /** The data of a successful openapi-fetch result; throws ApiProblemError for a failed one. */
-export async function unwrap<T extends { data?: unknown; error?: unknown; response: Response }>(
-  result: T | Promise<T>,
-): Promise<NonNullable<T['data']>> {
+export async function unwrap<T extends Result>(result: T | Promise<T>): Promise<Unwrapped<T>> {
   const r = await result;
-  if (r.response.ok) return r.data as NonNullable<T['data']>;
+  if (r.response.ok) return r.data as Unwrapped<T>;
   throw toProblemError(r.error, r.response);
 }

@@ -4,7 +4,7 @@
 // (standardwebhooks); test/server/webhooks.test.ts verifies its deliveries with this code.
 const encoder = new TextEncoder();
 
-function secretBytes(secret: string): Uint8Array {
+function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
   const raw = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   return Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
 }

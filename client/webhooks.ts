@@ -1,5 +1,5 @@
-// Receiving webhooks: the payload types of the events, and helpers that parse a delivery and, when the
-// registration is signed, verify its signature first. Every event carries `id` (also the `webhook-id` header:
+// Receiving webhooks: the payload types of the events, `constructEvent` (verify a signed delivery, then parse
+// it), and helpers for unsigned registrations. Every event carries `id` (also the `webhook-id` header:
 // keep the ids handled, and skip one seen before), `type` and `environment`.
 import type { components } from '../generated/merchant/schema.js';
 import { verifyWebhook } from './webhook-signature.js';
@@ -41,29 +41,9 @@ const header = (headers: HeaderBag, name: string): string | null => {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 };
 
-/**
- * Parses a webhook delivery from its raw body. With `secret` (the `whsec_...` shown when a signed registration was
- * made or its secret rotated), the Standard Webhooks signature and timestamp are verified first and a
- * WebhookVerificationError is thrown when they do not hold. A body without an event's `id`, `type` and
- * `environment` is a TypeError. Event types added later parse too: handle the types you know and ignore the rest.
- */
-export async function receiveEvent(
-  body: string,
-  headers: HeaderBag = {},
-  options: { secret?: string; toleranceSeconds?: number; now?: () => number } = {},
-): Promise<WebhookEvent> {
-  if (options.secret) {
-    await verifyWebhook(
-      options.secret,
-      {
-        id: header(headers, 'webhook-id'),
-        timestamp: header(headers, 'webhook-timestamp'),
-        signature: header(headers, 'webhook-signature'),
-      },
-      body,
-      options,
-    );
-  }
+type VerifyOptions = { toleranceSeconds?: number; now?: () => number };
+
+function parseEvent(body: string): WebhookEvent {
   const event = JSON.parse(body) as Partial<WebhookEvent> | null;
   const ok =
     typeof event === 'object' &&
@@ -73,6 +53,44 @@ export async function receiveEvent(
     typeof event.environment === 'string';
   if (!ok) throw new TypeError('The body is not an event.');
   return event as WebhookEvent;
+}
+
+/**
+ * The event of a signed webhook delivery, once its Standard Webhooks signature and timestamp hold: give the raw
+ * body exactly as received (a string or the bytes), the request's headers and the registration's `whsec_...`
+ * secret. Throws WebhookVerificationError when the delivery is not signed with the secret or is older than
+ * `toleranceSeconds` (default 300), and TypeError when the body is not an event. Branch on `type`: event types
+ * added later parse too, so handle the types you know and ignore the rest.
+ */
+export async function constructEvent(
+  payload: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  options: VerifyOptions = {},
+): Promise<WebhookEvent> {
+  // An unset secret (a missing environment variable) must not turn verification off.
+  if (typeof secret !== 'string' || secret === '') throw new TypeError("constructEvent needs the registration's signing secret.");
+  const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
+  await verifyWebhook(
+    secret,
+    { id: header(headers, 'webhook-id'), timestamp: header(headers, 'webhook-timestamp'), signature: header(headers, 'webhook-signature') },
+    body,
+    options,
+  );
+  return parseEvent(body);
+}
+
+/**
+ * Parses a webhook delivery from its raw body: `constructEvent` when `options.secret` is given, otherwise the
+ * body of an unsigned registration's delivery, unverified. A body without an event's `id`, `type` and
+ * `environment` is a TypeError.
+ */
+export async function receiveEvent(
+  body: string,
+  headers: HeaderBag = {},
+  options: { secret?: string } & VerifyOptions = {},
+): Promise<WebhookEvent> {
+  return options.secret ? constructEvent(body, headers, options.secret, options) : parseEvent(body);
 }
 
 /** Whether an event is one of a payout's (`payout.<state>`), with the payout's fields. */
@@ -92,7 +110,7 @@ export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
 export async function receivePayoutEvent(
   body: string,
   headers: HeaderBag = {},
-  options: { secret?: string; toleranceSeconds?: number; now?: () => number } = {},
+  options: { secret?: string } & VerifyOptions = {},
 ): Promise<PayoutEvent> {
   const event = await receiveEvent(body, headers, options);
   if (!isPayoutEvent(event)) throw new TypeError('The body is not a payout event.');

@@ -1,8 +1,9 @@
-// The client as another project gets it: `npm pack` this project, install the tarball into a fresh
-// project, compile a small program against `payout-service/client` with tsc (misuse must not compile),
-// and run it against a running service.
+// The client as another project gets it: `npm pack` the client package (client/), install the tarball into a
+// fresh project (from the npm cache where possible), and check that it brings openapi-fetch and nothing else at run
+// time; then compile small programs against `@payout-service/client` with tsc and `strict` (misuse must not
+// compile) and run one against a running service.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../support/service.js';
 
 const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
+const clientDir = new URL('../../client', import.meta.url).pathname;
+const { name } = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as { name: string };
 const typescriptVersion = (await import('typescript/package.json', { with: { type: 'json' } })).default.version;
 
 let service: RunningService;
@@ -18,11 +20,20 @@ let project: string;
 
 beforeAll(async () => {
   service = await startService(':memory:');
-  const packed = mkdtempSync(join(tmpdir(), 'payout-pack-'));
-  await run('npm', ['pack', '--pack-destination', packed], { cwd: root });
+  const packed = mkdtempSync(join(tmpdir(), 'payout-client-pack-'));
+  await run('npm', ['pack', '--pack-destination', packed], { cwd: clientDir });
   const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
-  project = mkdtempSync(join(tmpdir(), 'payout-consumer-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  project = mkdtempSync(join(tmpdir(), 'payout-client-consumer-'));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies: { [name]: `file:${tarball}` },
+      devDependencies: { typescript: typescriptVersion, '@types/node': '20' },
+    }),
+  );
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -38,30 +49,37 @@ beforeAll(async () => {
       include: ['main.ts'],
     }),
   );
-  // Dependencies come from the npm cache where possible; install scripts stay off (npm 11's default).
-  await run(
-    'npm',
-    [
-      'install',
-      tarball,
-      `typescript@${typescriptVersion}`,
-      '@types/node@20',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-    ],
-    { cwd: project },
-  );
+  // Install scripts stay off (npm 11's default): the client needs none.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project });
 }, 240_000);
 afterAll(() => service.stop());
 
+const compile = () => run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project });
+
 describe('the packed client', () => {
-  it('compiles against payout-service/client and talks to the service', async () => {
+  it('brings openapi-fetch and nothing else at run time', async () => {
+    const { stdout } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: project });
+    const installed = stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .sort();
+    expect(installed).toEqual([name, 'openapi-fetch', 'openapi-typescript-helpers']);
+  });
+
+  it(`compiles against ${name} with strict and talks to the service`, async () => {
     writeFileSync(
       join(project, 'main.ts'),
-      `import { createMerchantClient, unwrap, ApiProblemError } from 'payout-service/client';
-const merchant = createMerchantClient({ baseUrl: process.env.BASE_URL!, credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET! } });
+      `import { createMerchantClient, unwrap, ApiProblemError, ConnectionError, type AttemptLog } from '${name}';
+const attempts: AttemptLog[] = [];
+const merchant = createMerchantClient({
+  baseUrl: process.env.BASE_URL!,
+  credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET! },
+  maxRetries: 1,
+  timeout: 10_000,
+  onAttempt: (a) => attempts.push(a),
+});
 const payee = await unwrap(merchant.POST('/v1/payees', { body: { payeeType: 'individual', name: 'Maria Gonzalez', EmailAddress: 'maria@example.com', address: { addressLine: '1 Main', state: 'NY', city: 'New York', country: 'US', postalCode: '10001' } } }));
 const again = await unwrap(merchant.GET('/v1/payees/{id}', { params: { path: { id: payee.id } } }));
 let problem = '';
@@ -70,30 +88,48 @@ try {
 } catch (e) {
   if (e instanceof ApiProblemError) problem = e.kind + ':' + e.errors.map((f) => f.pointer).sort().join(',');
 }
-console.log(JSON.stringify({ name: again.name, problem }));
+const hook = await unwrap(merchant.POST('/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } }));
+const removed: undefined = await unwrap(merchant.DELETE('/v1/webhooks', { params: { query: { id: hook.id } } }));
+let unreachable = '';
+try {
+  await createMerchantClient({ baseUrl: process.env.CLOSED_URL!, token: 't', retryBaseDelayMs: 1 }).GET('/v1/webhooks');
+} catch (e) {
+  unreachable = e instanceof ConnectionError ? e.name : String(e);
+}
+console.log(JSON.stringify({ name: again.name, problem, removed: removed === undefined, unreachable, attempts: attempts.length }));
 `,
     );
-    await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project });
+    await compile();
     const credentials = await service.services.credentials.createMerchant('Consumer');
     const { stdout } = await run('node', ['main.js'], {
       cwd: project,
-      env: { ...process.env, BASE_URL: service.baseUrl, CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret },
+      env: {
+        ...process.env,
+        BASE_URL: service.baseUrl,
+        CLOSED_URL: 'http://127.0.0.1:9',
+        CLIENT_ID: credentials.clientId,
+        CLIENT_SECRET: credentials.clientSecret,
+      },
     });
-    expect(JSON.parse(stdout)).toEqual({ name: 'Maria Gonzalez', problem: 'validation-error:#/phoneNumber,#/taxId' });
+    expect(JSON.parse(stdout)).toEqual({
+      name: 'Maria Gonzalez',
+      problem: 'validation-error:#/phoneNumber,#/taxId',
+      removed: true,
+      unreachable: 'ConnectionError',
+      attempts: 6, // the token, two creates, a read, a registration and its removal: one attempt each
+    });
   });
 
   it('ships the types: a wrong path or a missing field does not compile', async () => {
     writeFileSync(
       join(project, 'main.ts'),
-      `import { createMerchantClient } from 'payout-service/client';
+      `import { createMerchantClient } from '${name}';
 const merchant = createMerchantClient({ baseUrl: 'http://localhost:3000', token: 't' });
 void merchant.GET('/v1/nowhere');
 void merchant.POST('/v1/payouts', { body: { PayeeId: 1, Amount: 10 } });
 `,
     );
-    const failure = await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
+    const failure = await compile().catch((e: { stdout: string }) => e);
     expect('stdout' in failure ? failure.stdout : '').toMatch(/main\.ts\(3,.*\n[\s\S]*main\.ts\(4,/);
   });
 });

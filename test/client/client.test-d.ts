@@ -1,0 +1,66 @@
+// The client's types: a problem's kind is the contract's catalogue (and open to later kinds), a 204 unwraps to
+// undefined, the typed errors and the webhook constructor are what they say, and the options are checked.
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type AttemptLog,
+  type ApiProblemError,
+  type ConnectionError,
+  constructEvent,
+  createMerchantClient,
+  type KnownProblemKind,
+  type ProblemKind,
+  type TimeoutError,
+  unwrap,
+  type WebhookEvent,
+} from '../../client/index.js';
+import type { components } from '../../generated/merchant/schema.js';
+import type { ProblemKind as CatalogueKind } from '../../generated/problem-types.js';
+
+const merchant = createMerchantClient({ baseUrl: 'http://localhost:3000', token: 't' });
+
+describe('client types', () => {
+  it('types a problem’s kind from the problem catalogue, open to kinds added later', () => {
+    expectTypeOf<KnownProblemKind>().toEqualTypeOf<CatalogueKind>();
+    expectTypeOf<ApiProblemError['kind']>().toEqualTypeOf<ProblemKind>();
+    expectTypeOf<Exclude<ProblemKind, CatalogueKind>>().toEqualTypeOf<string & {}>();
+    const kind: ApiProblemError['kind'] = 'a-later-kind';
+    void kind;
+  });
+
+  it('unwraps a 204 to undefined and a body to its schema', async () => {
+    expectTypeOf(await unwrap(merchant.DELETE('/v1/webhooks', { params: { query: { id: 'w' } } }))).toEqualTypeOf<undefined>();
+    expectTypeOf(await unwrap(merchant.GET('/v1/payees/{id}', { params: { path: { id: 1 } } }))).toEqualTypeOf<
+      components['schemas']['Payee']
+    >();
+  });
+
+  it('has a request id on every typed error; a timeout is a connection error', () => {
+    expectTypeOf<ApiProblemError['requestId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ConnectionError['requestId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<TimeoutError>().toMatchTypeOf<ConnectionError>();
+  });
+
+  it('constructs webhook events as the typed union', () => {
+    expectTypeOf(constructEvent).returns.resolves.toEqualTypeOf<WebhookEvent>();
+    // @ts-expect-error the secret is required
+    void constructEvent('{}', {});
+  });
+
+  it('checks the options', () => {
+    createMerchantClient({
+      baseUrl: 'http://localhost:3000',
+      token: 't',
+      maxRetries: 3,
+      timeout: 10_000,
+      retryBaseDelayMs: 100,
+      retryMaxDelayMs: 2_000,
+      onAttempt: (attempt) => expectTypeOf(attempt).toEqualTypeOf<AttemptLog>(),
+    });
+    // @ts-expect-error maxRetries is a number
+    createMerchantClient({ baseUrl: 'http://localhost:3000', token: 't', maxRetries: 'twice' });
+    void merchant.POST('/v1/payouts', {
+      params: { header: { 'Idempotency-Key': 'order-1' } },
+      body: { PayeeId: 1, Amount: 10, Currency: 'USD' },
+    });
+  });
+});

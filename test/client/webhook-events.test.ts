@@ -1,0 +1,66 @@
+// constructEvent against real deliveries: a signed registration's `webhook.test` delivery, as the service sent it
+// to a real receiver, verifies with the registration's secret and parses as the typed event; a changed body, another
+// secret or a missing secret are refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchantClient } from '../../client/create-clients.js';
+import { unwrap } from '../../client/problem-error.js';
+import { WebhookVerificationError } from '../../client/webhook-signature.js';
+import { constructEvent, receiveEvent, type WebhookEvent } from '../../client/webhooks.js';
+import { startService, type RunningService } from '../support/service.js';
+import { startReceiver, type Delivery, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+let service: RunningService;
+let receiver: WebhookReceiver;
+let delivery: Delivery;
+let secret: string;
+let eventId: string;
+
+beforeAll(async () => {
+  service = await startService(':memory:');
+  receiver = await startReceiver();
+  const credentials = await service.services.credentials.createMerchant('Receiver');
+  const client = createMerchantClient({ baseUrl: service.baseUrl, credentials });
+  const hook = await unwrap(client.POST('/v1/webhooks', { body: { url: `${receiver.url}/signed`, signed: true } }));
+  secret = hook.secret!;
+  eventId = (await unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id: hook.id } } }))).eventId;
+  delivery = (await receiver.waitFor(1, (d) => d.path === '/signed'))[0]!;
+});
+afterAll(async () => {
+  await service.stop();
+  await receiver.close();
+});
+
+describe('constructEvent', () => {
+  it('verifies a signed delivery and returns its typed event', async () => {
+    const event: WebhookEvent = await constructEvent(delivery.body, delivery.headers, secret);
+    expect(event).toMatchObject({ id: eventId, type: 'webhook.test', environment: 'sandbox' });
+    expect(delivery.headers['webhook-id']).toBe(event.id);
+  });
+
+  it('takes the raw body as bytes and the headers as a Headers object', async () => {
+    const headers = new Headers(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
+    const event = await constructEvent(new TextEncoder().encode(delivery.body), headers, secret);
+    expect(event.id).toBe(eventId);
+  });
+
+  it('refuses a changed body, another secret and an old delivery', async () => {
+    const changed = delivery.body.replace('sandbox', 'production');
+    await expect(constructEvent(changed, delivery.headers, secret)).rejects.toBeInstanceOf(WebhookVerificationError);
+    const other = `whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`;
+    await expect(constructEvent(delivery.body, delivery.headers, other)).rejects.toBeInstanceOf(WebhookVerificationError);
+    const later = () => Date.now() + 10 * 60_000;
+    await expect(constructEvent(delivery.body, delivery.headers, secret, { now: later })).rejects.toBeInstanceOf(WebhookVerificationError);
+  });
+
+  it('never skips verification: an unset secret is an error, not an unverified event', async () => {
+    await expect(constructEvent(delivery.body, delivery.headers, '')).rejects.toBeInstanceOf(TypeError);
+    await expect(constructEvent(delivery.body, delivery.headers, undefined as unknown as string)).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('is what receiveEvent does when given the secret', async () => {
+    await expect(receiveEvent(delivery.body.replace('sandbox', 'production'), delivery.headers, { secret })).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
+    expect((await receiveEvent(delivery.body, delivery.headers, { secret })).id).toBe(eventId);
+  });
+});
