@@ -1,9 +1,11 @@
 // `buildDocs()`: the published docs in docs/dist/ (served by the server at /docs): one Redoc reference page
-// per group and the landing page, each checked to open without loading anything from another host.
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// per group and the landing page, each checked to open without loading anything from another host, and the
+// quick-start scripts the landing page shows.
+import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadBundles, repoRoot } from './docs-contract.js';
 import { renderLanding } from './docs-landing.js';
+import { quickStartScripts } from './docs-quickstart.js';
 import { remoteReferences } from './docs-offline.js';
 import { buildReferencePage } from './docs-reference.js';
 import { groups } from '../generated/index.js';
@@ -14,6 +16,8 @@ export interface BuiltDocs {
   outDir: string;
   /** Page file names, landing page first: `index.html`, then `<group>.html` in groups order. */
   pages: string[];
+  /** The quick-start scripts, copied byte for byte from docs/quickstarts/ (the landing page shows them). */
+  scripts: string[];
 }
 
 // Work directories live in node_modules/.cache (ignored by git, on the repository's file system, so the final
@@ -48,6 +52,7 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
       groups.map((g) => buildReferencePage(g, `${bundles[g].info.title} reference · Payout Service`, `${staging}${g}.html`)),
     );
     await writeFile(`${staging}index.html`, await renderLanding(bundles, new Date()));
+    await Promise.all(quickStartScripts.map((q) => copyFile(`${repoRoot}${q.source}`, `${staging}${q.file}`)));
 
     const pages = ['index.html', ...groups.map((g) => `${g}.html`)];
     const problems: string[] = [];
@@ -58,7 +63,7 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
 
     await mkdir(dirname(target.slice(0, -1)), { recursive: true });
     await swapIn(staging.slice(0, -1), target.slice(0, -1));
-    return { outDir: target, pages };
+    return { outDir: target, pages, scripts: quickStartScripts.map((q) => q.file) };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -62,25 +62,6 @@ export function requestExample(doc: Node, o: Operation): unknown {
   return example;
 }
 
-/** The lowest 2xx status of an operation and its first JSON example (undefined for a bodiless response). */
-export function successExample(doc: Node, o: Operation): { status: number; example: unknown } {
-  const status = Object.keys(o.op.responses ?? {})
-    .filter((s) => /^2\d\d$/.test(s))
-    .map(Number)
-    .sort((a, b) => a - b)[0];
-  if (status === undefined) throw new Error(`${o.op.operationId} documents no success response`);
-  const content = deref(doc, o.op.responses[String(status)])?.content ?? {};
-  const media = content['application/json'] ?? Object.values<Node>(content)[0];
-  return { status, example: firstExample(doc, media) };
-}
-
-/** A parameter's example value (its own, else its schema's). */
-export function parameterExample(doc: Node, o: Operation, name: string): unknown {
-  const param = (o.op.parameters ?? []).map((p: Node) => deref(doc, p)).find((p: Node) => p.name === name);
-  if (!param) throw new Error(`${o.op.operationId} has no parameter ${name}`);
-  return firstExample(doc, param) ?? deref(doc, param.schema)?.example;
-}
-
 /** The schema of a component by name, with $refs followed. */
 export function schema(doc: Node, name: string): Node {
   const found = doc.components?.schemas?.[name];

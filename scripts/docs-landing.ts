@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { repoRoot, type Node } from './docs-contract.js';
 import { renderOpenEnumerations } from './docs-compatibility.js';
-import { renderClientCode, renderCurlSteps } from './docs-quickstart.js';
+import { renderClientCode, renderQuickStarts } from './docs-quickstart.js';
 import {
   renderAuth,
   renderDecisions,
@@ -43,7 +43,7 @@ export async function renderLanding(bundles: Record<Group, Node>, builtAt: Date)
     css,
     'reference-links': renderReferenceLinks(bundles),
     groups: renderGroups(bundles),
-    'quickstart-curl': renderCurlSteps(bundles),
+    quickstarts: await renderQuickStarts(bundles),
     'quickstart-client': client,
     'states-svg': await renderStatesSvg(),
     'states-table': renderStatesTable(bundles),

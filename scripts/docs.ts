@@ -5,9 +5,12 @@ import { buildDocs } from './docs-build.js';
 process.env.REDOCLY_TELEMETRY = 'off';
 const started = Date.now();
 try {
-  const { outDir, pages } = await buildDocs();
+  const { outDir, pages, scripts } = await buildDocs();
   console.log(
     `Built ${pages.length} pages into ${relative(process.cwd(), outDir) || '.'}/ in ${((Date.now() - started) / 1000).toFixed(1)} s: ${pages.join(', ')}`,
+  );
+  console.log(
+    `The quick starts, to run against a local server: ${scripts.map((s) => `bash ${relative(process.cwd(), outDir)}/${s}`).join(', ')}`,
   );
   console.log('No page loads anything from another host. The server serves them at /docs.');
 } catch (err) {

@@ -7,9 +7,10 @@ import { subjectOf } from './auth/principal.js';
 import type { Config } from './config.js';
 import { groupMounts } from './groups/registry.js';
 import { allowedMethods } from './http/allowed-methods.js';
-import { notFound, problemHandler } from './http/errors.js';
+import { notFound, problemHandler, sendProblem } from './http/errors.js';
 import { mountGroup } from './http/mount-group.js';
 import { rateLimit } from './http/rate-limit.js';
+import { Problem } from './problems.js';
 import './http/locals.js';
 import { requestId } from './http/request-id.js';
 import type { Services } from './services.js';
@@ -60,7 +61,13 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     next();
   });
 
-  if (existsSync(config.docsDir)) app.use('/docs', express.static(config.docsDir, { index: 'index.html', fallthrough: true }));
+  // The docs are served whenever they are built, also when `npm run docs` ran after the server started: the static
+  // handler looks for each file as it is asked for (one stat), and without the folder a request says how to build it.
+  app.use('/docs', express.static(config.docsDir, { index: 'index.html', fallthrough: true }), (req, res, next) => {
+    if (existsSync(config.docsDir)) return next();
+    const detail = 'The docs are not built on this server: run `npm run docs`, then reload.';
+    sendProblem(res, req, new Problem('not-found', detail, { headers: { 'Cache-Control': 'no-store' } }));
+  });
 
   // Every other answer is private to its caller (personal data, account details, tokens, problems that name
   // them): no browser, proxy or CDN may keep a copy. Set before any operation or refusal can answer; the docs'

@@ -1,92 +1,104 @@
-// `npm run admin -- <command>`: provisioning, standing in for the merchant console. Runs against the same
-// DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret
-// ends the old secret's tokens too: every running instance refuses them within generationCacheSeconds.
-//   create-merchant --name "Acme" [--json]
-//   create-partner --name "P" [--json]
-//   link --partner <id> --merchant <id>
-//   rotate-secret --client-id <id> [--json]
+// `npm run --silent admin -- <command>`: provisioning, standing in for the merchant console. Runs against the same
+// DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret ends the
+// old secret's tokens too: every running instance refuses them within generationCacheSeconds.
+// With --json, stdout carries the JSON alone and everything said to people goes to stderr (README.md: why
+// `--silent`). Usage errors exit 2; `--help` or `-h` (before or after a command) prints usage and exits 0.
 import { parseArgs } from 'node:util';
-import { generationCacheSeconds } from '../auth/client-generations.js';
 import { Credentials } from '../auth/credentials.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../store/database.js';
+import { type AdminCommand, commands, UsageError } from './commands.js';
 
-const usage = `Usage: npm run admin -- <command> [options]
-  create-merchant --name <name> [--json]    a merchant and its client credentials
-  create-partner --name <name> [--json]     a partner and its client credentials
-  link --partner <id> --merchant <id>       let a partner act for a merchant
-  rotate-secret --client-id <id> [--json]   a new Client Secret for a Client ID (the old one and its tokens stop working)`;
+const invocation = 'npm run --silent admin --';
+const pad = (s: string, width: number) => s.padEnd(width);
 
-function fail(message: string): never {
+function overview(): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 3;
+  return [
+    `Usage: ${invocation} <command> [options]`,
+    '',
+    'Provisions credentials in the store DATABASE_URL names (the default store when unset), as the server reads it.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${pad(c.name, width)}${c.summary}`),
+    '',
+    `Each command's options: ${invocation} <command> --help`,
+  ].join('\n');
+}
+
+function usageOf(command: AdminCommand): string {
+  const synopsis = command.options.map((o) => {
+    const shown = o.value ? `--${o.flag} <${o.value}>` : `--${o.flag}`;
+    return o.required ? shown : `[${shown}]`;
+  });
+  const rows = [
+    ...command.options.map((o) => [o.value ? `--${o.flag} <${o.value}>` : `--${o.flag}`, `${o.text}${o.required ? ' (required)' : ''}`]),
+    ['-h, --help', 'this help'],
+  ];
+  const width = Math.max(...rows.map(([left]) => left!.length)) + 3;
+  return [
+    `Usage: ${invocation} ${command.name} ${synopsis.join(' ')}`,
+    '',
+    `${command.name}: ${command.summary}.`,
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${pad(left!, width)}${right}`),
+  ].join('\n');
+}
+
+function fail(message: string, usage: string): never {
   console.error(`${message}\n\n${usage}`);
   process.exit(2);
 }
 
-const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
-  args: rest,
-  options: {
-    name: { type: 'string' },
-    json: { type: 'boolean' },
-    partner: { type: 'string' },
-    merchant: { type: 'string' },
-    'client-id': { type: 'string' },
-  },
-  strict: true,
-});
-const id = (raw: string | undefined, flag: string) => {
-  const n = Number(raw);
-  if (!raw || !Number.isInteger(n) || n < 1) fail(`--${flag} needs a positive integer id.`);
-  return n;
-};
-const show = (result: object, lines: string[]) => {
-  if (values.json) console.log(JSON.stringify(result));
-  else console.log([...lines, '', 'The Client Secret is shown only now: store it safely.'].join('\n'));
-};
+const args = process.argv.slice(2);
+const wantsHelp = (list: string[]) => list.some((a) => a === '--help' || a === '-h');
+const [name, ...rest] = args;
+
+if (name === undefined) fail('Name a command.', overview());
+if (name === 'help' || name.startsWith('-')) {
+  const topic = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
+  if (name !== 'help' && !wantsHelp([name])) fail(`Name a command before ${name}.`, overview());
+  console.log(topic ? usageOf(topic) : overview());
+  process.exit(0);
+}
+const command = commands.find((c) => c.name === name);
+if (!command) fail(`Unknown command ${name}.`, overview());
+if (wantsHelp(rest)) {
+  console.log(usageOf(command));
+  process.exit(0);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  const options = Object.fromEntries(command.options.map((o) => [o.flag, { type: o.value ? ('string' as const) : ('boolean' as const) }]));
+  ({ values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false }));
+} catch (err) {
+  fail((err as Error).message, usageOf(command));
+}
+for (const o of command.options)
+  if (o.required && values[o.flag] === undefined) fail(`${command.name} needs --${o.flag}.`, usageOf(command));
+
+const asJson = values.json === true;
+// npm prints its banner (`> payout-service@0.1.0 admin`) on stdout unless it runs with --silent; no setting of the
+// script can stop it, so a JSON reader is told here, where it will look when parsing fails.
+if (asJson && process.env.npm_lifecycle_event === 'admin' && process.env.npm_config_loglevel !== 'silent')
+  console.error(`npm printed its banner on stdout before the JSON: run \`${invocation} ...\` to get the JSON alone.`);
 
 const store = await openStore(loadConfig().databaseUrl);
-const credentials = new Credentials(store);
 try {
-  switch (command) {
-    case 'create-merchant': {
-      if (!values.name?.trim()) fail('create-merchant needs --name.');
-      const r = await credentials.createMerchant(values.name.trim());
-      show(r, [`Merchant ${r.merchantId} (${values.name.trim()})`, `Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`]);
-      break;
-    }
-    case 'create-partner': {
-      if (!values.name?.trim()) fail('create-partner needs --name.');
-      const r = await credentials.createPartner(values.name.trim());
-      show(r, [`Partner ${r.partnerId} (${values.name.trim()})`, `Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`]);
-      break;
-    }
-    case 'link': {
-      const partnerId = id(values.partner, 'partner');
-      const merchantId = id(values.merchant, 'merchant');
-      if (!(await credentials.link(partnerId, merchantId))) fail(`No partner ${partnerId} or no merchant ${merchantId}.`);
-      console.log(
-        values.json
-          ? JSON.stringify({ partnerId, merchantId, linked: true })
-          : `Partner ${partnerId} can now act for merchant ${merchantId}.`,
-      );
-      break;
-    }
-    case 'rotate-secret': {
-      const clientId = values['client-id'];
-      if (!clientId) fail('rotate-secret needs --client-id.');
-      const r = await credentials.rotateSecret(clientId);
-      if (!r) fail(`No active client ${clientId}.`);
-      show(r, [
-        `Client ID:     ${r.clientId}`,
-        `Client Secret: ${r.clientSecret}`,
-        '',
-        `The old secret no longer gets tokens; its tokens stop working within ${generationCacheSeconds} seconds on every instance.`,
-      ]);
-      break;
-    }
-    default:
-      fail(command ? `Unknown command ${command}.` : 'Name a command.');
+  const result = await command.run(values, new Credentials(store));
+  const notes = result.notes ?? [];
+  if (asJson) {
+    console.log(JSON.stringify(result.json));
+    if (notes.length > 0) console.error(notes.join('\n'));
+  } else {
+    console.log([...result.lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n'));
   }
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  process.exitCode = 2;
+  console.error(err.message);
 } finally {
   await store.close();
 }

@@ -1,13 +1,15 @@
 // The published docs in a real browser (Debian's Chromium, driven by playwright-core; never a downloaded
 // browser): built by the docs builder, served from 127.0.0.1, each page renders everything it should, asks
 // for nothing but the local server, fails no request and logs no console error. Screenshots go to
-// test-results/docs/ for a person to look at.
+// test-results/docs/ for a person to look at. The landing page shows each quick-start script whole (the scripts
+// themselves run in quickstarts.test.ts), and each of its links to an operation opens that operation.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { buildDocs, type BuiltDocs } from '../../scripts/docs-build.js';
+import { quickStartScripts } from '../../scripts/docs-quickstart.js';
 import { groups, type Group } from '../../generated/index.js';
 import { bundles, operationsOf, resolve, type Json } from '../support/contract.js';
 import { serveDirectory, type StaticServer } from './static-server.js';
@@ -119,6 +121,14 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     expect(built.pages).toEqual(['index.html', ...groups.map((g) => `${g}.html`)]);
   });
 
+  it('publishes each quick-start script byte for byte', async () => {
+    expect(built.scripts).toEqual(quickStartScripts.map((q) => q.file));
+    for (const q of quickStartScripts)
+      expect(await readFile(`${built.outDir}${q.file}`, 'utf8'), q.file).toBe(
+        await readFile(new URL(`../../${q.source}`, import.meta.url), 'utf8'),
+      );
+  });
+
   it('renders the landing page with every section, group and fact it promises', async () => {
     const opened = await open('index.html');
     const { page } = opened;
@@ -146,9 +156,15 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
         examples: Record<string, string>;
       };
       for (const number of Object.values(sandbox.examples)) expect(text).toContain(number);
-      for (const step of ['Get a token', 'Create a payee', 'Preview the fee', 'Create the payout', 'Receive the webhooks'])
-        expect(text).toContain(step);
-      expect(text).toContain('curl -X POST');
+      // Each quick start shows its script whole, in order (the step blocks are separated by one blank line), as
+      // published next to the page, with what a reader needs to run it.
+      for (const q of quickStartScripts) {
+        const blocks = await page.locator(`.quick-start-script[data-file="${q.file}"] pre`).allTextContents();
+        expect(`${blocks.join('\n\n')}\n`, q.file).toBe(await readFile(`${built.outDir}${q.file}`, 'utf8'));
+        expect(await page.locator(`#${q.id} ~ p a[href="${q.file}"]`).count(), `link to ${q.file}`).toBeGreaterThan(0);
+      }
+      for (const needed of ['WEBHOOK_ALLOW_PRIVATE=true npm start', 'npm run --silent admin', 'bash docs/dist/quickstart.sh'])
+        expect(text).toContain(needed);
       expect(text).toContain('createMerchantClient({ baseUrl, authUrl, credentials })');
 
       // The state machine is drawn, with every state of the contract in it.
@@ -165,6 +181,49 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
       await opened.close();
     }
   }, 180_000);
+
+  it('opens the operation each quick-start step links to', async () => {
+    const landing = await open('index.html');
+    // Each link names its operation (`<a href="merchant.html#/payees/createpayee"><code>createPayee</code></a>`).
+    const links = await landing.page.$$eval('.quick-start-script a[href*=".html#/"]', (as) =>
+      as.map((a) => [a.getAttribute('href')!, a.textContent!.trim()] as const),
+    );
+    await landing.close();
+    expect(links.length).toBeGreaterThanOrEqual(quickStartScripts.length * 4);
+    const byPage = new Map<string, { hash: string; operationId: string }[]>();
+    for (const [href, operationId] of links) {
+      const [file, hash] = href.split('#') as [string, string];
+      byPage.set(file, [...(byPage.get(file) ?? []), { hash, operationId }]);
+    }
+    const missing: string[] = [];
+    for (const [file, targets] of byPage) {
+      const group = file.replace(/\.html$/, '') as Group;
+      // The first link is opened as a reader's click opens it (a page load with the anchor), the others in place.
+      const opened = await open(`${file}#${targets[0]!.hash}`);
+      try {
+        await opened.page.locator('#api-content').waitFor({ timeout: 60_000 });
+        for (const [i, { hash, operationId }] of targets.entries()) {
+          const summary = String(operationsOf(group).find((o) => o.op.operationId === operationId)?.op.summary);
+          if (i > 0) await goToRoute(opened.page, hash);
+          const shown = await opened.page
+            .waitForFunction(
+              (s) => (globalThis as unknown as PageGlobals).document.getElementById('api-content')?.innerText.includes(s) ?? false,
+              summary,
+              { timeout: 15_000 },
+            )
+            .then(
+              () => true,
+              () => false,
+            );
+          if (!shown) missing.push(`${file}#${hash}: ${operationId} (${summary})`);
+        }
+        expectClean(opened);
+      } finally {
+        await opened.close();
+      }
+    }
+    expect(missing).toEqual([]);
+  }, 300_000);
 
   it.each(groups)(
     'renders every operation of the %s reference',
@@ -183,6 +242,15 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
             );
           });
         await page.waitForLoadState('networkidle');
+        // The way back to the guides is a bar in the page's flow above Redoc, not a button floating over content.
+        const bar = await page.$eval('nav.docs-bar', (nav) => {
+          const g = globalThis as unknown as { getComputedStyle(e: unknown): { position: string } };
+          const redoc = nav.nextElementSibling!.getBoundingClientRect();
+          return { position: g.getComputedStyle(nav).position, bottom: nav.getBoundingClientRect().bottom, redocTop: redoc.top };
+        });
+        expect(bar.position).toBe('static');
+        expect(bar.bottom).toBeLessThanOrEqual(bar.redocTop);
+        expect(await page.locator('nav.docs-bar a[href="index.html"]').count()).toBe(1);
         // Redoc builds its search index in a worker; the screenshot is nicer once the box stops saying "Loading".
         await page
           .waitForFunction(

@@ -24,7 +24,7 @@ describe.each(stores)('npm run admin on $name', (kind) => {
     // suite below goes through npm itself.
     const admin = async (...args: string[]) => {
       const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(databaseUrl));
-      return JSON.parse(stdout.trim().split('\n').at(-1)!);
+      return JSON.parse(stdout); // with --json, stdout is the JSON alone
     };
     const created = await admin('create-merchant', '--name', 'Acme Corp', '--json');
     expect(created).toEqual({ merchantId: 1, clientId: expect.stringMatching(/^mch_cl_/), clientSecret: secret });
@@ -76,9 +76,52 @@ describe.each(stores)('npm run admin on $name', (kind) => {
 });
 
 describe('npm run admin', () => {
+  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(':memory:'));
+  const commands = {
+    'create-merchant': ['--name <name>', '--json'],
+    'create-partner': ['--name <name>', '--json'],
+    link: ['--partner <id>', '--merchant <id>', '--json'],
+    'rotate-secret': ['--client-id <id>', '--json'],
+  };
+
   it('explains its usage and exits 2 on a bad command', async () => {
     await expect(
       run('npm', ['run', '-s', 'admin', '--', 'create-merchant'], { cwd: root, env: { ...process.env, DATABASE_URL: ':memory:' } }),
     ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('needs --name') });
+    await expect(cli('create-merchant', '--name', 'A', '--nope')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown option '--nope'[\s\S]*Usage: npm run --silent admin -- create-merchant --name <name>/),
+    });
+    await expect(cli('bogus')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command bogus.') });
+  });
+
+  it('prints on --json only the JSON on stdout under `npm run --silent`, and what it tells people on stderr', async () => {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', 'create-merchant', '--name', 'Acme', '--json'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: ':memory:' },
+    });
+    expect(JSON.parse(stdout)).toEqual({ merchantId: 1, clientId: expect.stringMatching(/^mch_cl_/), clientSecret: secret });
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('The Client Secret is shown only now');
+  });
+
+  it.each([['--help'], ['-h'], ['help']])('lists every command for %s and exits 0', async (flag) => {
+    const { stdout } = await cli(flag);
+    expect(stdout).toContain('Usage: npm run --silent admin -- <command> [options]');
+    for (const name of Object.keys(commands)) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+
+  it.each(Object.entries(commands))('prints the options of %s for --help, -h and help <command>', async (name, options) => {
+    for (const args of [
+      [name, '--help'],
+      [name, '-h'],
+      ['help', name],
+      [name, '--name', 'x', '--help'],
+    ]) {
+      const { stdout } = await cli(...args);
+      expect(stdout, args.join(' ')).toContain(`Usage: npm run --silent admin -- ${name} `);
+      for (const option of [...options, '-h, --help'])
+        expect(stdout, `${args.join(' ')}: ${option}`).toMatch(new RegExp(`^  ${option} `, 'm'));
+    }
   });
 });

@@ -1,0 +1,108 @@
+// The admin CLI's commands: what each takes, what it says in its help, and what it does to the store. cli.ts
+// parses the arguments against these and prints; nothing here writes to the terminal.
+import { generationCacheSeconds } from '../auth/client-generations.js';
+import type { Credentials } from '../auth/credentials.js';
+
+export interface CommandOption {
+  flag: string;
+  /** The value's placeholder; a flag without one is a switch. */
+  value?: string;
+  text: string;
+  required?: boolean;
+}
+
+/** What a command found or made: `json` for `--json`, `lines` for people, `notes` said besides (stderr under --json). */
+export interface CommandResult {
+  json: object;
+  lines: string[];
+  notes?: string[];
+}
+
+export class UsageError extends Error {}
+
+export interface AdminCommand {
+  name: string;
+  summary: string;
+  options: CommandOption[];
+  run(values: Record<string, string | boolean | undefined>, credentials: Credentials): Promise<CommandResult>;
+}
+
+const json: CommandOption = { flag: 'json', text: 'print the result as one line of JSON, and nothing else on stdout' };
+const secretNote = 'The Client Secret is shown only now: store it safely.';
+
+function text(values: Record<string, string | boolean | undefined>, flag: string): string {
+  const raw = values[flag];
+  if (typeof raw !== 'string' || !raw.trim()) throw new UsageError(`--${flag} needs a value.`);
+  return raw.trim();
+}
+
+function id(values: Record<string, string | boolean | undefined>, flag: string): number {
+  const raw = values[flag];
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} needs a positive integer id.`);
+  return n;
+}
+
+export const commands: AdminCommand[] = [
+  {
+    name: 'create-merchant',
+    summary: 'a merchant and its client credentials (the Client Secret is shown once)',
+    options: [{ flag: 'name', value: 'name', text: "the merchant's name", required: true }, json],
+    async run(values, credentials) {
+      const name = text(values, 'name');
+      const r = await credentials.createMerchant(name);
+      return {
+        json: r,
+        lines: [`Merchant ${r.merchantId} (${name})`, `Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`],
+        notes: [secretNote],
+      };
+    },
+  },
+  {
+    name: 'create-partner',
+    summary: 'a partner and its client credentials (the Client Secret is shown once)',
+    options: [{ flag: 'name', value: 'name', text: "the partner's name", required: true }, json],
+    async run(values, credentials) {
+      const name = text(values, 'name');
+      const r = await credentials.createPartner(name);
+      return {
+        json: r,
+        lines: [`Partner ${r.partnerId} (${name})`, `Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`],
+        notes: [secretNote],
+      };
+    },
+  },
+  {
+    name: 'link',
+    summary: 'let a partner act for a merchant',
+    options: [
+      { flag: 'partner', value: 'id', text: "the partner's id: partnerId from create-partner", required: true },
+      { flag: 'merchant', value: 'id', text: "the merchant's id: merchantId from create-merchant", required: true },
+      json,
+    ],
+    async run(values, credentials) {
+      const partnerId = id(values, 'partner');
+      const merchantId = id(values, 'merchant');
+      if (!(await credentials.link(partnerId, merchantId))) throw new UsageError(`No partner ${partnerId} or no merchant ${merchantId}.`);
+      return { json: { partnerId, merchantId, linked: true }, lines: [`Partner ${partnerId} can now act for merchant ${merchantId}.`] };
+    },
+  },
+  {
+    name: 'rotate-secret',
+    summary: 'a new Client Secret for a Client ID; the old secret and its tokens stop working',
+    options: [{ flag: 'client-id', value: 'id', text: 'the Client ID of a merchant or a partner', required: true }, json],
+    async run(values, credentials) {
+      const clientId = text(values, 'client-id');
+      const r = await credentials.rotateSecret(clientId);
+      if (!r) throw new UsageError(`No active client ${clientId}.`);
+      return {
+        json: r,
+        lines: [`Client ID:     ${r.clientId}`, `Client Secret: ${r.clientSecret}`],
+        notes: [
+          `The old secret no longer gets tokens; its tokens stop working within ${generationCacheSeconds} seconds on every instance.`,
+          secretNote,
+        ],
+      };
+    },
+  },
+];
