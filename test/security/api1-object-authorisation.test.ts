@@ -954,12 +954,12 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     intruder = await newTenant(service, 'Intruder');
     // The tenants' own events are still being delivered (a row per delivery): counted once that is done.
     await vi.waitFor(async () => expect(await unsettled(service.services.store, { deliveriesOnly: true })).toEqual([]), {
-      timeout: 30_000,
+      timeout: 60_000,
       interval: 20,
     });
     viewBefore = await ownerView(service, owner);
     rowsBefore = await rowCounts(service);
-  });
+  }, 180_000);
   afterAll(async () => {
     await service.stop();
     await drop();

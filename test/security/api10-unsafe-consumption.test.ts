@@ -12,8 +12,10 @@ import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-const timeoutMs = 800;
-const hugeBytes = 8 * 1024 * 1024;
+// A deadline and a body size a loaded machine still drains in time: the body's size is not what is tested, only
+// that a finished 2xx counts however large its body.
+const timeoutMs = 1500;
+const hugeBytes = 2 * 1024 * 1024;
 
 /** Hostile receivers: each answers a delivery in its own bad way. Raw TCP where HTTP itself is abused. */
 const hostile: Record<
