@@ -1,5 +1,5 @@
-// Child processes of the benchmark: the real service (server/main.ts, exactly what `npm start` runs) and
-// the bare Express baseline, each in its own process so that neither shares an event loop with the load
+// Child processes of the benchmark: the real service (scripts/start-server.mjs, exactly what `npm start` runs:
+// the built dist/server/main.js, rebuilt first if server/ changed) and the bare Express baseline, each in its own process so that neither shares an event loop with the load
 // generator. Every child is stopped with SIGTERM, then SIGKILL after a grace period, so a run never leaks one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -77,16 +77,12 @@ export interface ServiceEnv {
  * raised out of the way and private webhook targets allowed (the receiver is on 127.0.0.1).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there when it stops.
  */
-export async function startService(env: ServiceEnv, options: { via?: 'node' | 'tsx' } = {}): Promise<Child> {
+export async function startService(env: ServiceEnv): Promise<Child> {
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const [command, args] =
-    options.via === 'tsx'
-      ? [`${root}node_modules/.bin/tsx`, ['server/main.ts']]
-      : [process.execPath, [...profile, '--import', 'tsx', 'server/main.ts']];
   return startChild(
-    command,
-    args,
+    process.execPath,
+    [...profile, 'scripts/start-server.mjs'],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',

@@ -6,6 +6,7 @@ import { runListScaling } from './list-scaling.js';
 import { describeMachine } from './machine.js';
 import { runPipeline } from './pipeline.js';
 import { runPrismCompare } from './prism-compare.js';
+import { runStartTime } from './start-time.js';
 import { readResults, summaryRows, writeResults, type PartName, type PartResults, type Results } from './report.js';
 import { runToolchain } from './toolchain.js';
 import { runWebhookLatency } from './webhook-latency.js';
@@ -17,6 +18,7 @@ const parts: { [P in PartName]: () => Promise<PartResults[P]> } = {
   webhooks: runWebhookLatency,
   list: runListScaling,
   toolchain: runToolchain,
+  start: runStartTime,
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,5 +1,6 @@
 // Configuration, all from the environment (documented in the README). Unset means the embedded default.
 import { resolve } from 'node:path';
+import { packageRoot } from './package-root.js';
 
 export interface Config {
   port: number;
@@ -16,8 +17,6 @@ export interface Config {
   /** `sandbox` (the default) or `production`: the simulations answer only in the sandbox. */
   environment: 'sandbox' | 'production';
 }
-
-const root = new URL('..', import.meta.url).pathname;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -45,7 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || resolve(root, 'data/payouts.sqlite'),
+    databaseUrl: env.DATABASE_URL || resolve(packageRoot, 'data/payouts.sqlite'),
     sandboxStepMs: integer(env, 'SANDBOX_STEP_MS', 2000),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100),
@@ -53,7 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1),
     validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: flag(env, 'RUN_WORKERS', true),
-    docsDir: resolve(root, 'docs/dist'),
+    docsDir: resolve(packageRoot, 'docs/dist'),
     environment: environment(env),
   };
 }

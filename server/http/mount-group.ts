@@ -11,6 +11,7 @@ import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
 import { Problem, invalidRequest } from '../problems.js';
 import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
+import { installValidatorStartupShortcuts } from './validator-startup.js';
 import { illFormedBodyStrings, illFormedQueryStrings } from './well-formed-text.js';
 
 export interface GroupMount<Ctx> {
@@ -59,6 +60,8 @@ function validatorFor(document: object, validateResponses: boolean, schemes: str
   );
   const middleware = OpenApiValidator.middleware({
     apiSpec: structuredClone(document) as never,
+    // Checked against the OpenAPI schema by test/server/validator-startup.test.ts, not at every start.
+    validateApiSpec: false,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
     // A response that breaks its schema is our defect. After a read it answers 500 (nothing changed). After a
     // write it is sent as produced and reported: the change is committed, and a 500 would invite a retry
@@ -99,6 +102,7 @@ function lazily(build: () => RequestHandler[]): RequestHandler {
 
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   cacheValidatorRouteMatchers();
+  installValidatorStartupShortcuts();
   // An operation with its own `servers` (the token issuer) is served at the origin. The validator only sees
   // paths under the document's base path, so only a group whose base path is the origin can serve it; the
   // others (B's copy of /oauth/token) leave it to that group rather than answer it unvalidated.

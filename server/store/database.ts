@@ -4,8 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
 import { migrateToLatest } from './migrate.js';
+import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,10 +15,6 @@ export interface Store {
   dialect: Dialect;
   close(): Promise<void>;
 }
-
-// int8 (bigint) and numeric come back from pg as strings; every such column here holds an exact integer
-// below 2^53 (epoch milliseconds, minor units), so numbers are safe and keep both dialects alike.
-pg.types.setTypeParser(20, (v) => Number(v));
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -48,6 +44,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export async function openStore(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
   let store: Store;
   if (isPostgresUrl(url)) {
+    const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     // An idle connection the server drops (restart, failover, admin shutdown) is discarded by the pool and
     // replaced on the next query; unhandled, the pool's error event would end the process.

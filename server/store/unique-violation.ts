@@ -1,8 +1,8 @@
 // The one test for "a unique index refused this write", on both drivers. Only the drivers' own errors count
 // (pg's DatabaseError 23505, better-sqlite3's SqliteError), so nothing else can pass for one.
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import type { Problem } from '../problems.js';
+import { loadedPg } from './pg-driver.js';
 
 export interface UniqueIndex {
   /** The index (or constraint) name: PostgreSQL reports it. */
@@ -13,7 +13,8 @@ export interface UniqueIndex {
 
 /** Whether err is a unique violation; of `index` only, when given. */
 export function isUniqueViolation(err: unknown, index?: UniqueIndex): boolean {
-  if (err instanceof pg.DatabaseError) return err.code === '23505' && (!index || err.constraint === index.name);
+  const pg = loadedPg();
+  if (pg && err instanceof pg.DatabaseError) return err.code === '23505' && (!index || err.constraint === index.name);
   if (err instanceof SQLite.SqliteError) {
     const unique = err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     return unique && (!index || err.message === `UNIQUE constraint failed: ${index.columns}`);

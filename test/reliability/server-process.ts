@@ -1,5 +1,5 @@
-// The real server as a child process, exactly as `npm start` runs it (node with the tsx loader on
-// server/main.ts), so that a test can SIGKILL it like a crash would. Every process started here is tracked
+// The real server as a child process, exactly as `npm start` runs it (scripts/start-server.mjs: the built
+// dist/server/main.js, rebuilt first if server/ changed), so that a test can SIGKILL it like a crash would. Every process started here is tracked
 // and `killAll()` ends the ones still running, so a failing test leaves nothing behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -35,9 +35,9 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return exited(child) ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts server/main.ts on `port` (0: any free port) and resolves once it listens. */
+/** Starts the server on `port` (0: any free port) and resolves once it listens. */
 export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutMs = 45_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start-server.mjs'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,5 +1,6 @@
-// `npm start` as a process: on a port another process holds, it exits 1 with one line naming the port and
-// EADDRINUSE (server/main.ts), instead of a stack trace. Spawns the server, so it runs in the slow tier.
+// `npm start` as a process (scripts/start-server.mjs, what it runs: the built server, rebuilt first if server/
+// changed): on a port another process holds, it exits 1 with one line naming the port and EADDRINUSE
+// (server/main.ts), instead of a stack trace. Spawns the server, so it runs in the slow tier.
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -11,7 +12,7 @@ describe('npm start on a port in use', () => {
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
     const port = (holder.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const child = spawn(process.execPath, ['scripts/start-server.mjs'], {
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:', RUN_WORKERS: 'false' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -1,0 +1,78 @@
+// The server's build (scripts/build-server.mjs, run by `npm ci` and before every `npm start`): it builds when
+// there is no build, leaves a current one alone, and rebuilds when a file of the last build changed or went, or
+// when tsconfig.json did; a file the bundle does not import changes nothing, and code that does not compile
+// fails the build with its file and line. On a package of its own, so nothing here touches the project's dist/.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildServer, packageRoot, staleReason } from '../../scripts/build-server.mjs';
+
+const root = mkdtempSync(join(tmpdir(), 'server-build-'));
+const dist = join(root, 'dist');
+const write = (file: string, text: string) => {
+  mkdirSync(join(root, file, '..'), { recursive: true });
+  writeFileSync(join(root, file), text);
+};
+let loads = 0;
+/** The built bundle's exported answer, loaded afresh. */
+const answer = async () => ((await import(`${pathToFileURL(join(dist, 'server/main.js')).href}?${++loads}`)) as { answer: number }).answer;
+
+write('package.json', JSON.stringify({ name: 'build-check', type: 'module' }));
+write('tsconfig.json', readFileSync(join(packageRoot, 'tsconfig.json'), 'utf8'));
+symlinkSync(join(packageRoot, 'node_modules'), join(root, 'node_modules'));
+write('server/main.ts', "import { part } from './part.js';\nexport const answer: number = part + 1;\n");
+write('server/part.ts', 'export const part: number = 41;\n');
+write('generated/index.ts', 'export const unused = true;\n');
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the server build', () => {
+  it('builds when there is none, then leaves it alone', async () => {
+    expect(staleReason(root, dist)).toBe('no build yet');
+    expect(await buildServer(root, dist)).toBe('no build yet');
+    expect(await answer()).toBe(42);
+    expect(staleReason(root, dist)).toBeUndefined();
+    expect(await buildServer(root, dist)).toBeUndefined();
+  });
+
+  it('rebuilds when a file it was built from changes', async () => {
+    write('server/part.ts', 'export const part: number = 99;\n');
+    expect(staleReason(root, dist)).toBe('server/part.ts changed');
+    await buildServer(root, dist);
+    expect(await answer()).toBe(100);
+  });
+
+  it('sees a change that keeps the size, by its modification time', async () => {
+    write('server/part.ts', 'export const part: number = 98;\n');
+    utimesSync(join(root, 'server/part.ts'), new Date(), new Date(Date.now() + 5_000));
+    expect(staleReason(root, dist)).toBe('server/part.ts changed');
+    await buildServer(root, dist);
+    expect(await answer()).toBe(99);
+  });
+
+  it('ignores a file the bundle does not import', async () => {
+    write('generated/index.ts', 'export const unused = false;\n');
+    write('server/notes.ts', 'export const note = 1;\n');
+    expect(staleReason(root, dist)).toBeUndefined();
+  });
+
+  it('rebuilds when tsconfig.json changes, or a file it was built from goes', async () => {
+    write('tsconfig.json', `${readFileSync(join(root, 'tsconfig.json'), 'utf8')}\n`);
+    expect(staleReason(root, dist)).toMatch(/tsconfig\.json/);
+    await buildServer(root, dist);
+    rmSync(join(root, 'server/part.ts'));
+    expect(staleReason(root, dist)).toBe('server/part.ts is gone');
+    write('server/main.ts', 'export const answer: number = 7;\n');
+    await buildServer(root, dist);
+    expect(await answer()).toBe(7);
+  });
+
+  it('fails on code that does not compile, naming file and line, and stays stale', async () => {
+    write('server/main.ts', 'export const answer: number = 7;\nexport const broken = (;\n');
+    await expect(buildServer(root, dist)).rejects.toThrow(/server\/main\.ts:2:/);
+    expect(staleReason(root, dist)).toBe('server/main.ts changed');
+    expect(await answer()).toBe(7);
+  });
+});
