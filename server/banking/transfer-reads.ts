@@ -72,17 +72,33 @@ export class TransferReads {
       });
     await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account'));
     const db = this.store.db;
+    // A keyset walk down the account's entries by transfer id (index banking_ledger_entries_account_transfer),
+    // each joined to its transfer, that stops after a page: the same cost at any number of the account's
+    // transfers. A transfer shows once, at its first entry on the account (a returned one has a second). The
+    // cursor bounds both sides, so neither store starts its walk of either at the newest.
     const rows = await db
-      .selectFrom('banking_transfers')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('id', 'in', db.selectFrom('banking_ledger_entries').select('transfer_id').where('account_id', '=', accountId))
-      .$if(query.Type !== undefined && query.Type.length > 0, (q) => q.where('type', 'in', inList(query.Type!)))
-      .$if(query.Status !== undefined && query.Status.length > 0, (q) => q.where('status', 'in', inList(query.Status!)))
-      .$if(from !== undefined, (q) => q.where('created_at', '>=', from!))
-      .$if(to !== undefined, (q) => q.where('created_at', '<', to!))
-      .$if(below !== undefined, (q) => q.where('id', '<', below!))
-      .orderBy('id', 'desc')
+      .selectFrom('banking_ledger_entries as e')
+      .innerJoin('banking_transfers as t', 't.id', 'e.transfer_id')
+      .selectAll('t')
+      .where('e.account_id', '=', accountId)
+      .where('t.merchant_id', '=', merchantId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('banking_ledger_entries as d')
+              .select('d.id')
+              .whereRef('d.account_id', '=', 'e.account_id')
+              .whereRef('d.transfer_id', '=', 'e.transfer_id')
+              .whereRef('d.id', '<', 'e.id'),
+          ),
+        ),
+      )
+      .$if(query.Type !== undefined && query.Type.length > 0, (q) => q.where('t.type', 'in', inList(query.Type!)))
+      .$if(query.Status !== undefined && query.Status.length > 0, (q) => q.where('t.status', 'in', inList(query.Status!)))
+      .$if(from !== undefined, (q) => q.where('t.created_at', '>=', from!))
+      .$if(to !== undefined, (q) => q.where('t.created_at', '<', to!))
+      .$if(below !== undefined, (q) => q.where('e.transfer_id', '<', below!).where('t.id', '<', below!))
+      .orderBy('e.transfer_id', 'desc')
       .limit(limitOf(query))
       .execute();
     const { page, nextCursor } = splitPage('transfer', rows, query);

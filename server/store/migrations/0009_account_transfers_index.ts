@@ -1,0 +1,18 @@
+// An account's transfers in order (issue 15): `listAccountTransfers` walks the account's ledger entries newest
+// transfer first and stops after a page, so its page costs the same at any number of the account's transfers,
+// rather than gathering every transfer id the account's entries name and sorting them.
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { Store } from '../database.js';
+
+export function migration(_store: Store): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('banking_ledger_entries_account_transfer')
+        .on('banking_ledger_entries')
+        .columns(['account_id', 'transfer_id'])
+        .where(sql.ref('account_id'), 'is not', null)
+        .execute();
+    },
+  };
+}
