@@ -2,9 +2,12 @@
 // a fixed JSON body, side by side with the same connections and duration. The service runs as deployed
 // (NODE_ENV=production, info logs) on the embedded store, workers off (RUN_WORKERS=false) so the write is
 // measured alone rather than with the engine stepping the payouts it creates; the pipeline part measures those.
+// The reads come first (a page of events read before the POSTs add payout events is the provisioned page), and
+// the server's peak resident memory over the whole part is read from /proc at its end.
 import { describeLoad, loadSettings, measure, type LoadResult, type LoadSettings } from './load.js';
+import { peakRssMb, rssMb } from './process-memory.js';
 import { startBaseline, startService } from './processes.js';
-import { createMerchant, payoutBody, provision } from './provision.js';
+import { createMerchant, payoutBody, provision, provisionBanking } from './provision.js';
 import { embeddedStore } from './stores.js';
 
 export interface OperationRatio {
@@ -14,11 +17,22 @@ export interface OperationRatio {
   /** service req/s divided by baseline req/s. */
   ratio: number;
   aim: number;
+  /** The server's peak resident memory (VmHWM) so far, read right after this operation's load. */
+  serverPeakRssMbAfter?: number;
+}
+
+export interface ServerMemory {
+  /** Resident set after provisioning, before any load. */
+  beforeLoadMb?: number;
+  /** Peak resident set (VmHWM) of the server process at the end of the part: the most it held under every load. */
+  peakRssMb?: number;
+  aimMb: number;
 }
 
 export interface HttpRatiosResult {
   settings: LoadSettings;
   operations: OperationRatio[];
+  serverMemory?: ServerMemory;
 }
 
 export async function runHttpRatios(): Promise<HttpRatiosResult> {
@@ -29,14 +43,23 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
   const baseline = await startBaseline();
   try {
     const fixture = await provision(service.url, merchant);
+    const banking = await provisionBanking(service.url, merchant);
     const auth = { authorization: `Bearer ${fixture.token}` };
+    const read = (operation: string, path: string) => ({
+      operation,
+      aim: 0.4,
+      baseline: { url: `${baseline.url}/fixed` },
+      service: { url: `${service.url}${path}`, headers: auth },
+    });
+    const pid = service.process.pid!;
+    const beforeLoadMb = rssMb(pid);
     const cases = [
-      {
-        operation: 'GET /v1/payees/{id}',
-        aim: 0.5,
-        baseline: { url: `${baseline.url}/fixed` },
-        service: { url: `${service.url}/v1/payees/${fixture.payeeId}`, headers: auth },
-      },
+      { ...read('GET /v1/payees/{id}', `/v1/payees/${fixture.payeeId}`), aim: 0.5 },
+      // A transfer with its two entries and its account's balance; then full default pages (25) of the
+      // operating account's transfers and of the merchant's events, as provisionBanking leaves them.
+      read('GET /finance/api/v1/transaction/{transferId}', `/finance/api/v1/transaction/${banking.transferIds.at(-1)}`),
+      read('GET /finance/api/v1/account/{accountId}/transactions', `/finance/api/v1/account/${banking.operatingId}/transactions`),
+      read('GET /v1/events', '/v1/events'),
       {
         operation: 'POST /v1/payouts',
         aim: 0.4,
@@ -47,14 +70,26 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
     const operations: OperationRatio[] = [];
     for (const c of cases) {
       const base = await measure(c.baseline, settings, baseline.process.pid);
-      console.log(`  bare Express      ${c.operation.padEnd(22)} ${describeLoad(base)}`);
-      const full = await measure(c.service, settings, service.process.pid);
-      console.log(`  full stack        ${c.operation.padEnd(22)} ${describeLoad(full)}`);
+      console.log(`  bare Express      ${c.operation.padEnd(52)} ${describeLoad(base)}`);
+      const full = await measure(c.service, settings, pid);
+      console.log(`  full stack        ${c.operation.padEnd(52)} ${describeLoad(full)}`);
       const ratio = full.requestsPerSec / base.requestsPerSec;
-      console.log(`  ratio ${ratio.toFixed(2)} (aim >= ${c.aim})`);
-      operations.push({ operation: c.operation, baseline: base, service: full, ratio, aim: c.aim });
+      const peakAfter = peakRssMb(pid);
+      console.log(`  ratio ${ratio.toFixed(2)} (aim >= ${c.aim}); server peak RSS so far ${peakAfter ?? '?'} MB`);
+      operations.push({
+        operation: c.operation,
+        baseline: base,
+        service: full,
+        ratio,
+        aim: c.aim,
+        ...(peakAfter === undefined ? {} : { serverPeakRssMbAfter: peakAfter }),
+      });
     }
-    return { settings, operations };
+    const serverMemory: ServerMemory = { ...(beforeLoadMb === undefined ? {} : { beforeLoadMb }), aimMb: 150 };
+    const peak = peakRssMb(pid);
+    if (peak !== undefined) serverMemory.peakRssMb = peak;
+    console.log(`  server peak RSS ${peak ?? '(not measurable here)'} MB (${beforeLoadMb ?? '?'} MB before the load; aim <= 150 MB)`);
+    return { settings, operations, serverMemory };
   } finally {
     await Promise.all([service.stop(), baseline.stop()]);
     await store.drop();

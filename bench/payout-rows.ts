@@ -9,7 +9,7 @@ import type { PayoutTable } from '../server/store/schema.js';
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** po_ + 10 characters of millisecond time + 16 random ones, as server/ids/identifiers.ts makes them. */
-function reference(at: number, random: Buffer, offset: number): string {
+export function reference(at: number, random: Buffer, offset: number): string {
   let time = '';
   for (let i = 0, t = at; i < 10; i++, t = Math.floor(t / 32)) time = alphabet[t % 32] + time;
   let rest = '';

@@ -70,6 +70,14 @@ export function summaryRows(results: Results): SummaryRow[] {
       met: op.ratio >= op.aim,
     });
   }
+  const memory = results.http?.result.serverMemory;
+  if (memory?.peakRssMb !== undefined)
+    rows.push({
+      measure: 'Server peak RSS over the http part (VmHWM)',
+      aim: `<= ${memory.aimMb} MB`,
+      result: `${memory.peakRssMb} MB${memory.beforeLoadMb === undefined ? '' : ` (${memory.beforeLoadMb} MB before the load)`}`,
+      met: memory.peakRssMb <= memory.aimMb,
+    });
   const prism = results.prism?.result;
   if (prism) {
     rows.push({
@@ -101,14 +109,15 @@ export function summaryRows(results: Results): SummaryRow[] {
   const webhooksSkipped = results.webhooks?.result.skipped;
   if (webhooksSkipped) rows.push({ measure: 'Webhook latency, PostgreSQL', aim: 'reported', result: `skipped: ${webhooksSkipped}` });
   const list = results.list?.result;
-  for (const q of list?.queries ?? []) {
+  for (const l of list?.lists ?? []) {
     const [small, large] = [list!.sizes[0]!, list!.sizes[list!.sizes.length - 1]!];
-    rows.push({
-      measure: `GET /v1/payouts?${q.query}: p50 at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')} payouts`,
-      aim: `<= ${q.aim}`,
-      result: `${fixed(q.p50Ratio)} (${fixed(q.at[large]!.p50Ms)} / ${fixed(q.at[small]!.p50Ms)} ms)`,
-      met: q.p50Ratio <= q.aim,
-    });
+    for (const q of l.queries)
+      rows.push({
+        measure: `${l.operation}?${q.query}: p50 at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')} ${l.rows}`,
+        aim: `<= ${q.aim}`,
+        result: `${fixed(q.p50Ratio)} (${fixed(q.at[large]!.p50Ms)} / ${fixed(q.at[small]!.p50Ms)} ms)`,
+        met: q.p50Ratio <= q.aim,
+      });
   }
   const tools = results.toolchain?.result;
   if (tools) {
@@ -174,11 +183,23 @@ function markdown(results: Results): string {
     );
     out.push(
       table(
-        ['operation', 'bare Express', 'full stack', 'ratio'],
-        http.operations.map((o) => [o.operation, load(o.baseline), load(o.service), fixed(o.ratio)]),
+        ['operation', 'bare Express', 'full stack', 'ratio', 'server peak RSS after'],
+        http.operations.map((o) => [
+          o.operation,
+          load(o.baseline),
+          load(o.service),
+          fixed(o.ratio),
+          o.serverPeakRssMbAfter === undefined ? '-' : `${o.serverPeakRssMbAfter} MB`,
+        ]),
       ),
       '',
     );
+    const memory = http.serverMemory;
+    if (memory?.peakRssMb !== undefined)
+      out.push(
+        `Server resident memory: ${memory.beforeLoadMb ?? '?'} MB after provisioning, peak ${memory.peakRssMb} MB over the part (aim <= ${memory.aimMb} MB).`,
+        '',
+      );
   }
   const prism = results.prism?.result;
   if (prism)
@@ -257,19 +278,25 @@ function markdown(results: Results): string {
     if (webhooks.skipped) out.push(`PostgreSQL skipped: ${webhooks.skipped}.`, '');
   }
   const list = results.list?.result;
-  if (list) {
+  if (list?.lists) {
+    out.push('## List scaling (embedded store)', '');
     out.push(
-      '## List scaling (embedded store)',
-      '',
-      `Inserting: ${Object.entries(list.insertS)
-        .map(([n, s]) => `${Number(n).toLocaleString('en')} payouts in ${s} s`)
-        .join(', ')}.`,
+      `Inserting (rows added to reach each size): ${list.lists
+        .map(
+          (l) =>
+            `${l.rows} ${Object.entries(l.insertS)
+              .map(([n, s]) => `${s} s to ${Number(n).toLocaleString('en')}`)
+              .join(', ')}`,
+        )
+        .join('; ')}.`,
       '',
     );
     out.push(
       table(
-        ['query', ...list.sizes.map((n) => `${n.toLocaleString('en')} payouts`), 'p50 ratio'],
-        list.queries.map((q) => [`GET /v1/payouts?${q.query}`, ...list.sizes.map((n) => load(q.at[n]!)), fixed(q.p50Ratio)]),
+        ['query', ...list.sizes.map((n) => `${n.toLocaleString('en')} rows`), 'p50 ratio'],
+        list.lists.flatMap((l) =>
+          l.queries.map((q) => [`${l.operation}?${q.query}`, ...list.sizes.map((n) => load(q.at[n]!)), fixed(q.p50Ratio)]),
+        ),
       ),
       '',
     );
