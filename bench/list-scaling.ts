@@ -1,7 +1,7 @@
-// Part `list`: a page of each of three lists at 10,000 and then 1,000,000 stored rows of one merchant, on the
+// Part `list`: a page of each of four lists at 10,000 and then 1,000,000 stored rows of one merchant, on the
 // embedded store: the merchant's payouts (GET /v1/payouts, payout-rows.ts), its events (GET /v1/events,
-// event-rows.ts) and one account's transfers (GET /finance/api/v1/account/{accountId}/transactions,
-// transfer-rows.ts), each with and without a filter. Each list has a fresh store and service (workers off); the
+// event-rows.ts), one account's transfers (GET /finance/api/v1/account/{accountId}/transactions, transfer-rows.ts)
+// and the same account's ledger entries (.../ledger-entries), each with and without a filter. Each list has a fresh store and service (workers off); the
 // rows are written straight into the store between the measurements, and the service reads them through the
 // API like any caller. The aim: the page at 1,000,000 within 1.5x of the page at 10,000 (p50).
 import { openStore, type Store } from '../server/store/database.js';
@@ -83,6 +83,19 @@ const cases: ListCase[] = [
       const banking = await provisionBanking(url, fixture, 2);
       return {
         path: `/finance/api/v1/account/${banking.operatingId}/transactions`,
+        insert: (writer, first, count, endsAt) => insertTransfers(writer, banking.transferIds, first, count, endsAt),
+      };
+    },
+  },
+  {
+    operation: 'GET /finance/api/v1/account/{accountId}/ledger-entries',
+    rows: 'ledger entries',
+    // The default is every status of a statement (several: a walk by id); one status is a walk of its own index.
+    queries: ['PageSize=25', 'PageSize=25&Status=posted'],
+    prepare: async (url, fixture) => {
+      const banking = await provisionBanking(url, fixture, 2);
+      return {
+        path: `/finance/api/v1/account/${banking.operatingId}/ledger-entries`,
         insert: (writer, first, count, endsAt) => insertTransfers(writer, banking.transferIds, first, count, endsAt),
       };
     },

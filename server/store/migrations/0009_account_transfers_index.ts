@@ -1,6 +1,6 @@
-// An account's transfers in order (issue 15): `listAccountTransfers` walks the account's ledger entries newest
-// transfer first and stops after a page, so its page costs the same at any number of the account's transfers,
-// rather than gathering every transfer id the account's entries name and sorting them.
+// An account's transfers and entries in order (issue 15): `listAccountTransfers` walks the account's ledger entries
+// newest transfer first, and `listAccountLedgerEntries` newest entry first, each stopping after a page, so a page
+// costs the same at any number of the account's entries, rather than gathering them all and sorting them.
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Store } from '../database.js';
 
@@ -11,6 +11,12 @@ export function migration(_store: Store): Migration {
         .createIndex('banking_ledger_entries_account_transfer')
         .on('banking_ledger_entries')
         .columns(['account_id', 'transfer_id'])
+        .where(sql.ref('account_id'), 'is not', null)
+        .execute();
+      await db.schema
+        .createIndex('banking_ledger_entries_account_entry')
+        .on('banking_ledger_entries')
+        .columns(['account_id', 'id'])
         .where(sql.ref('account_id'), 'is not', null)
         .execute();
     },
