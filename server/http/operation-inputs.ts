@@ -15,6 +15,8 @@ interface NumericParameter {
   in: 'path' | 'query';
   syntax: RegExp;
   detail: string;
+  /** A path parameter's place among the request path's `/`-separated segments. */
+  segment?: number;
 }
 
 const integer = { syntax: /^-?[0-9]{1,20}$/, detail: 'must be an integer written in decimal digits' };
@@ -38,7 +40,8 @@ export interface InputRules {
   bodyRequired: boolean;
 }
 
-export function inputRules(document: object, path: string, method: string): InputRules {
+/** `prefix`: what the request path has before the documented path (the group's base path). */
+export function inputRules(document: object, path: string, method: string, prefix = ''): InputRules {
   const doc = document as Json;
   const item = deref(doc, (doc.paths as Json)[path]);
   const op = deref(doc, item[method]);
@@ -46,7 +49,8 @@ export function inputRules(document: object, path: string, method: string): Inpu
   const numeric = params.flatMap((p): NumericParameter[] => {
     const type = deref(doc, p.schema)?.type;
     if ((p.in !== 'path' && p.in !== 'query') || (type !== 'integer' && type !== 'number')) return [];
-    return [{ name: String(p.name), in: p.in, ...(type === 'integer' ? integer : decimal) }];
+    const segment = p.in === 'path' ? (prefix + path).split('/').indexOf(`{${String(p.name)}}`) : undefined;
+    return [{ name: String(p.name), in: p.in, ...(type === 'integer' ? integer : decimal), ...(segment === undefined ? {} : { segment }) }];
   });
   return { numeric, bodyRequired: deref(doc, op.requestBody)?.required === true };
 }
@@ -57,12 +61,24 @@ function rawQuery(req: Request): URLSearchParams {
   return new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
 }
 
+/** A path parameter as sent: its segment of the path, percent-decoded as a router would. The validator's copy
+ * has been converted to a number by then. */
+function rawPathParam(req: Request, segment: number | undefined): string {
+  const text = segment === undefined ? undefined : req.path.split('/')[segment];
+  if (text === undefined) return '';
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** One field error per numeric parameter whose raw text is not plain decimal, and one for a missing body. */
 export function inputFaults(req: Request, rules: InputRules): FieldError[] {
   const faults: FieldError[] = rules.bodyRequired && req.body === undefined ? [missingBody] : [];
   const query = rules.numeric.some((p) => p.in === 'query') ? rawQuery(req) : undefined;
   for (const p of rules.numeric) {
-    const raw = p.in === 'path' ? [String(req.params[p.name] ?? '')] : (query?.getAll(p.name) ?? []);
+    const raw = p.in === 'path' ? [rawPathParam(req, p.segment)] : (query?.getAll(p.name) ?? []);
     if (raw.some((value) => !p.syntax.test(value))) faults.push({ parameter: p.name, detail: p.detail });
   }
   return faults;

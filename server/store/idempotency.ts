@@ -23,12 +23,13 @@
 // Why duplicates wait rather than race: a loser whose own work fails (the first of 20 duplicate debits leaves
 // too little for the rest) would answer 422 instead of replaying. So each key's transaction first takes its turn
 // (turns.ts: an advisory lock on PostgreSQL; SQLite runs one transaction at a time), then looks for the stored
-// response. The key's primary key stays as the last resort: should two writers still both get past the turn
+// response. On SQLite the creates of one turn of the event loop share a commit (group-commit.ts). The key's primary key stays as the last resort: should two writers still both get past the turn
 // (an instance of an earlier release during a rolling upgrade), the second's insert fails and it replays.
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Problem } from '../problems.js';
 import type { Store } from './database.js';
+import { inGroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import { takeTurn } from './turns.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -140,10 +141,10 @@ export async function idempotent<T>(
   work: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
 ): Promise<StoredResponse<T>> {
   const claims = (Array.isArray(claimed) ? claimed : [claimed]).filter((c): c is IdempotencyClaim => c !== undefined);
-  if (claims.length === 0) return { ...(await store.db.transaction().execute(work)), replayed: false };
+  if (claims.length === 0) return { ...(await inGroupCommit(store, work)), replayed: false };
   const turns = [...new Set(claims.map((c) => `${c.scope}\n${c.key}`))].sort(); // one order for all: no deadlock
   try {
-    return await store.db.transaction().execute(async (trx) => {
+    return await inGroupCommit(store, async (trx) => {
       for (const turn of turns) await takeTurn(trx, store.dialect, turn);
       const records = await recordsOf(trx, claims);
       const earlier = answerOf<T>(records, claims);
