@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../scripts/free-ports.js';
+import { startServerArgs } from '../scripts/start-command.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,7 +83,7 @@ export async function startService(env: ServiceEnv): Promise<Child> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   return startChild(
     process.execPath,
-    [...profile, 'scripts/start-server.mjs'],
+    [...profile, ...startServerArgs()],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',

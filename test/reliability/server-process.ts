@@ -3,6 +3,7 @@
 // and `killAll()` ends the ones still running, so a failing test leaves nothing behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { startServerArgs } from '../../scripts/start-command.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const running = new Set<ChildProcess>();
@@ -37,7 +38,7 @@ function waitForExit(child: ChildProcess): Promise<void> {
 
 /** Starts the server on `port` (0: any free port) and resolves once it listens. */
 export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutMs = 45_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['scripts/start-server.mjs'], {
+  const child = spawn(process.execPath, startServerArgs(), {
     cwd: root,
     env: {
       ...process.env,

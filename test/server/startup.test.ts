@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { startServerArgs } from '../../scripts/start-command.js';
 
 describe('npm start on a port in use', () => {
   it('exits non-zero with one line naming the port and EADDRINUSE', async () => {
@@ -12,7 +13,7 @@ describe('npm start on a port in use', () => {
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
     const port = (holder.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ['scripts/start-server.mjs'], {
+      const child = spawn(process.execPath, startServerArgs(), {
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:', RUN_WORKERS: 'false' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -27,5 +28,20 @@ describe('npm start on a port in use', () => {
     } finally {
       holder.close();
     }
+  });
+});
+
+describe("npm start's memory settings", () => {
+  it('are V8 flags this node accepts, before scripts/start-server.mjs', async () => {
+    const args = startServerArgs();
+    expect(args.at(-1)).toBe('scripts/start-server.mjs');
+    expect(args.slice(0, -1)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--max-old-space-size=\d+$/)]),
+    );
+    const child = spawn(process.execPath, [...args.slice(0, -1), '-e', 'process.exit(0)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
