@@ -2,13 +2,14 @@
 // /oauth/token (through group A's router), /health, and the built docs at /docs.
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import express, { type Express, type Response } from 'express';
+import express, { type Express, type RequestHandler, type Response } from 'express';
 import { subjectOf } from './auth/principal.js';
 import type { Config } from './config.js';
 import { groupMounts } from './groups/registry.js';
 import { allowedMethods } from './http/allowed-methods.js';
 import { notFound, problemHandler, sendProblem } from './http/errors.js';
-import { mountGroup } from './http/mount-group.js';
+import { groupHandler } from './http/mount-group.js';
+import { chain } from './http/middleware-chain.js';
 import { rateLimit } from './http/rate-limit.js';
 import { Problem } from './problems.js';
 import './http/locals.js';
@@ -19,8 +20,9 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(requestId);
-  app.use((req, res, next) => {
+  // What every request goes through first, in one chain (http/middleware-chain.ts: fewer router layers):
+  // its id, the headers every answer carries, its log line, a CORS preflight's answer, and HEAD taken as GET.
+  const logged: RequestHandler = (req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
@@ -38,11 +40,10 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
       );
     });
     next();
-  });
-
+  };
   // CORS preflight: a browser asks before it sends a cross-origin request with an Authorization header.
   // Any origin may call (tokens, never cookies, authenticate), so every preflight is answered the same way.
-  app.use((req, res, next) => {
+  const preflight: RequestHandler = (req, res, next) => {
     if (req.method !== 'OPTIONS') return next();
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
     res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id');
@@ -52,14 +53,14 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     );
     res.setHeader('Access-Control-Max-Age', '600');
     res.status(204).end();
-  });
-
+  };
   // HEAD is GET without the body (RFC 9110, section 9.3.2): from here on it is handled as the GET it mirrors,
   // checked and authorised the same way. Node already knows the request was HEAD and sends no body.
-  app.use((req, _res, next) => {
+  const headAsGet: RequestHandler = (req, _res, next) => {
     if (req.method === 'HEAD') req.method = 'GET';
     next();
-  });
+  };
+  app.use(chain([requestId, logged, preflight, headAsGet]));
 
   // The docs are served whenever they are built, also when `npm run docs` ran after the server started: the static
   // handler looks for each file as it is asked for (one stat), and without the folder a request says how to build it.
@@ -83,28 +84,34 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
 
   // The bearer token is verified once per request: the rate limit counts by the caller it names, and the
   // operation's security handler (groups/registry.ts) takes the same verification.
-  app.use((req, res, next) => {
+  const token: RequestHandler = (req, res, next) => {
     if (req.headers.authorization !== undefined) {
       const principal = services.tokens.verify(req.headers.authorization);
       principal.catch(() => {}); // a bad token is answered by the security handler, not here
       res.locals.principal = principal;
     }
     next();
-  });
-  app.use(rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined)));
+  };
   // A zero-length body is no body. Body parsing would hand it on as `{}`, so an operation whose body is
   // required would take "nothing" as "an empty object"; marked here, it reaches validation as absent.
   const markEmpty = (_req: unknown, res: ServerResponse, buf: Buffer) => {
     if (buf.length === 0) (res as Response).locals.emptyBody = true;
   };
-  app.use(express.json({ limit: '1mb', verify: markEmpty }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: markEmpty }));
-  app.use((req, res, next) => {
+  const emptyIsAbsent: RequestHandler = (req, res, next) => {
     if (res.locals.emptyBody === true) req.body = undefined;
     next();
-  });
+  };
+  app.use(
+    chain([
+      token,
+      rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined)),
+      express.json({ limit: '1mb', verify: markEmpty }),
+      express.urlencoded({ extended: false, limit: '16kb', verify: markEmpty }),
+      emptyIsAbsent,
+    ]),
+  );
   const mounts = groupMounts(services, config.validateResponses);
-  for (const mount of mounts) mountGroup(app, mount);
+  app.use(chain(mounts.map((mount) => groupHandler(mount))));
 
   app.use(notFound(allowedMethods(mounts)));
   app.use(problemHandler((entry, message) => services.log.error(entry, message)));

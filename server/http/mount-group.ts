@@ -3,10 +3,11 @@
 // handlers authenticate before validation, and each route of the generated table runs its typed handler.
 // Routes live under the group's base path; paths a group does not document pass through to the next group
 // (ignoreUndocumented), so all groups share one origin and the first that documents a path answers it.
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RouteEntry } from '../../generated/index.js';
 import './locals.js';
+import { chain } from './middleware-chain.js';
 import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
 import { Problem, invalidRequest } from '../problems.js';
@@ -91,28 +92,21 @@ function validatorFor(document: object, validateResponses: boolean, schemes: str
 }
 
 /** Middleware built by its first request. Building a group's validator compiles its document, about half a second
- * of CPU: built at start, the five groups' delayed the service's first answer by seconds (README: "Fast start").
- * The built handlers run in turn, as a router would run them, without one's matching on every request. */
+ * of CPU: built at start, the five groups' delayed the service's first answer by seconds (README: "Fast start"). */
 function lazily(build: () => RequestHandler[]): RequestHandler {
-  let chain: RequestHandler[] | undefined;
+  let built: RequestHandler | undefined;
   return (req, res, next) => {
-    chain ??= build();
-    const list = chain;
-    const step = (i: number) => (err?: unknown) => {
-      if (err) return next(err);
-      if (i === list.length) return next();
-      try {
-        const returned = list[i]!(req, res, step(i + 1)) as unknown;
-        if (returned instanceof Promise) returned.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step(0)();
+    built ??= chain(build());
+    built(req, res, next);
   };
 }
 
 export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
+  app.use(groupHandler(mount));
+}
+
+/** The group as one handler (app.ts chains the five): requests that are not its own go on to `next`. */
+export function groupHandler<Ctx>(mount: GroupMount<Ctx>): RequestHandler {
   cacheValidatorRouteMatchers();
   installValidatorStartupShortcuts();
   // An operation with its own `servers` (the token issuer) is served at the origin. The validator only sees
@@ -137,15 +131,14 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
     ]),
   );
 
-  const router = express.Router();
   // The validator is shared by every app of the process (validatorFor); what is this app's reaches it through
   // the request.
-  router.use((_req, res, next) => {
+  const setLocals: RequestHandler = (_req, res, next) => {
     res.locals.groupSecurity = security;
     res.locals.onContractViolation = mount.onContractViolation;
     next();
-  });
-  router.use(lazily(() => validatorFor(mount.document, mount.validateResponses, Object.keys(mount.security))));
+  };
+  const validate = lazily(() => validatorFor(mount.document, mount.validateResponses, Object.keys(mount.security)));
   // Each operation by what the validator matched (its method and documented path), so a request goes straight
   // to its handler rather than past every route of the group in turn.
   const operations = new Map<string, RequestHandler>();
@@ -177,19 +170,20 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
   // Only a request the validator matched to an operation (and so authenticated and validated) reaches a handler,
   // and only that operation's. HEAD reaches here as GET (app.ts); a path the validator ignores as undocumented
   // (GET /v1/payees/list beside /v1/payees/{id}) has no match and goes on to the next group.
-  router.use((req, res, next) => {
+  const dispatch: RequestHandler = (req, res, next) => {
     const matched = (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
     const run = matched === undefined ? undefined : operations.get(`${req.method} ${matched}`);
     if (!run) return next();
     return run(req, res, next);
-  });
-  // Only requests that may be this group's enter its router: the validator looks a request up by compiling
+  };
+  const group = chain([setLocals, validate, dispatch]);
+  // Only requests that may be this group's enter its chain: the validator looks a request up by compiling
   // each documented path in turn, so a request of the last group mounted would pay for every other group's.
   // A superset test on the literal start of each route (Express matches paths case-insensitively).
   const starts = [...new Set(routes.map((r) => ((r.atOrigin ? '' : mount.basePath) + r.expressPath).split(':')[0]!.toLowerCase()))];
-  app.use((req, res, next) => {
+  return (req, res, next) => {
     const path = req.path.toLowerCase();
-    if (starts.some((start) => path.startsWith(start))) router(req, res, next);
+    if (starts.some((start) => path.startsWith(start))) group(req, res, next);
     else next();
-  });
+  };
 }
