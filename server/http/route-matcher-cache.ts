@@ -29,6 +29,16 @@ export function uncachedPathToRegexp(): PathToRegexp {
   return current[installed] ?? current;
 }
 
+/** The validator passes `{ sensitive, strict }` for every documented path of every request: keyed without
+ * serialising it each time. Any other options are serialised. */
+function optionsKey(options: Record<string, unknown> | undefined): string {
+  if (!options) return '';
+  const keys = Object.keys(options);
+  if (keys.length === 2 && typeof options.sensitive === 'boolean' && typeof options.strict === 'boolean')
+    return `${options.sensitive ? 's' : '-'}${options.strict ? 't' : '-'}`;
+  return JSON.stringify(options);
+}
+
 export function cacheValidatorRouteMatchers(): void {
   const mod = validatorPathToRegexpModule();
   const current = mod.pathToRegexp as Cached;
@@ -38,7 +48,7 @@ export function cacheValidatorRouteMatchers(): void {
   const cached: Cached = (path, options) => {
     // Only string paths with plain options are cached (the validator's case); anything else compiles as before.
     if (typeof path !== 'string') return compile(path, options);
-    const key = `${path}\u0000${options ? JSON.stringify(options) : ''}`;
+    const key = `${path}\u0000${optionsKey(options)}`;
     let hit = cache.get(key);
     if (!hit) {
       hit = compile(path, options);
