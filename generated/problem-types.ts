@@ -39,6 +39,11 @@ export const problemTypes = {
     "title": "The method is not allowed on this resource.",
     "unrouted": true
   },
+  "request-timeout": {
+    "status": 408,
+    "title": "The request did not arrive in time.",
+    "unrouted": true
+  },
   "conflict": {
     "status": 409,
     "title": "The request conflicts with the current state."

@@ -16,6 +16,13 @@ export interface Config {
   docsDir: string;
   /** `sandbox` (the default) or `production`: the simulations answer only in the sandbox. */
   environment: 'sandbox' | 'production';
+  /** How long a request's headers, and the whole request, may take to arrive (http/listen.ts answers 408). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; one more is closed as it is accepted. */
+  maxConnections: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -40,6 +47,15 @@ function environment(env: NodeJS.ProcessEnv): 'sandbox' | 'production' {
   return raw;
 }
 
+/** Node refuses a headers timeout longer than the request's (the headers are part of the request): said here by name. */
+function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs'> {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
+  return { headersTimeoutMs, requestTimeoutMs };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
@@ -54,5 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorkers: flag(env, 'RUN_WORKERS', true),
     docsDir: resolve(packageRoot, 'docs/dist'),
     environment: environment(env),
+    ...timeouts(env),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1),
   };
 }

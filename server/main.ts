@@ -17,7 +17,7 @@ const app = createApp(services, config);
 
 let server: Server;
 try {
-  server = await listen(app, config.port, config.host);
+  server = await listen(app, config.port, config.host, config);
 } catch (err) {
   // One line a person can act on, not a stack trace: which address, and why it could not be used.
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
