@@ -1,8 +1,7 @@
 // The HTTP service: every group on one origin at the seed's path prefixes, the token issuer at
 // /oauth/token (through group A's router), /health, and the built docs at /docs.
 import { existsSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import express, { type Express, type RequestHandler, type Response } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { subjectOf } from './auth/principal.js';
 import type { Config } from './config.js';
 import { groupMounts } from './groups/registry.js';
@@ -13,7 +12,9 @@ import { chain } from './http/middleware-chain.js';
 import { rateLimit } from './http/rate-limit.js';
 import { Problem } from './problems.js';
 import './http/locals.js';
+import { bodyParsers } from './http/request-body.js';
 import { requestId } from './http/request-id.js';
+import { requestTarget } from './http/request-target.js';
 import type { Services } from './services.js';
 
 export function createApp(services: Services, config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir'>): Express {
@@ -21,7 +22,8 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
   app.disable('x-powered-by');
   app.disable('etag');
   // What every request goes through first, in one chain (http/middleware-chain.ts: fewer router layers):
-  // its id, the headers every answer carries, its log line, a CORS preflight's answer, and HEAD taken as GET.
+  // its id, the headers every answer carries, its log line, its target in origin form with a Host, a CORS
+  // preflight's answer, and HEAD taken as GET.
   const logged: RequestHandler = (req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -60,7 +62,7 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     if (req.method === 'HEAD') req.method = 'GET';
     next();
   };
-  app.use(chain([requestId, logged, preflight, headAsGet]));
+  app.use(chain([requestId, logged, requestTarget, preflight, headAsGet]));
 
   // The docs are served whenever they are built, also when `npm run docs` ran after the server started: the static
   // handler looks for each file as it is asked for (one stat), and without the folder a request says how to build it.
@@ -92,22 +94,11 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
     }
     next();
   };
-  // A zero-length body is no body. Body parsing would hand it on as `{}`, so an operation whose body is
-  // required would take "nothing" as "an empty object"; marked here, it reaches validation as absent.
-  const markEmpty = (_req: unknown, res: ServerResponse, buf: Buffer) => {
-    if (buf.length === 0) (res as Response).locals.emptyBody = true;
-  };
-  const emptyIsAbsent: RequestHandler = (req, res, next) => {
-    if (res.locals.emptyBody === true) req.body = undefined;
-    next();
-  };
   app.use(
     chain([
       token,
       rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined)),
-      express.json({ limit: '1mb', verify: markEmpty }),
-      express.urlencoded({ extended: false, limit: '16kb', verify: markEmpty }),
-      emptyIsAbsent,
+      ...bodyParsers,
     ]),
   );
   const mounts = groupMounts(services, config.validateResponses);

@@ -1,9 +1,11 @@
 // Turns every failure into an RFC 9457 problem response: thrown Problems, express-openapi-validator errors
-// (with the fields at fault), body-parser errors, and anything unexpected (500, logged, no stack trace out).
+// (with the fields at fault), body-parser errors (http/request-body.ts), and anything unexpected (500, logged, no
+// stack trace out).
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { missingToken } from '../auth/bearer-header.js';
 import { Problem, invalidRequest, missingBody, type FieldError } from '../problems.js';
 import './locals.js';
+import { bodyRefusal } from './request-body.js';
 import { requestIdOf } from './request-id.js';
 
 interface ValidatorError {
@@ -115,12 +117,11 @@ export function notFound(methodsAt: (path: string) => readonly string[] = () => 
 export function problemHandler(log: (entry: Record<string, unknown>, message: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const e = err as ValidatorError & Error;
+    const bodyRefused = bodyRefusal(err, req);
     let problem: Problem;
     if (err instanceof Problem) problem = err;
     else if (res.locals.authProblem) problem = res.locals.authProblem;
-    else if (e?.type === 'entity.parse.failed') problem = new Problem('malformed-json', 'The request body could not be parsed as JSON.');
-    else if (e?.type === 'entity.too.large')
-      problem = new Problem('payload-too-large', `Request bodies here are limited to ${(e as { limit?: number }).limit ?? 1048576} bytes.`);
+    else if (bodyRefused) problem = bodyRefused;
     else if (typeof e?.status === 'number' && e.status < 500) problem = fromValidator(e, req);
     else problem = new Problem('internal-error', "The failure was logged with this request's id.");
     if (problem.status >= 500) log({ err: { message: e?.message, stack: e?.stack, errors: e?.errors }, path: req.path }, 'request failed');
