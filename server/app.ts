@@ -21,6 +21,10 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  // Only the documented paths, as written: `/V1/PAYEES/1` and `/v1/payees/1/` are not `/v1/payees/{id}`. Express's
+  // router and express-openapi-validator's route match both read these settings (http/route-matcher-cache.ts).
+  app.enable('case sensitive routing');
+  app.enable('strict routing');
   // What every request goes through first, in one chain (http/middleware-chain.ts: fewer router layers):
   // its id, the headers every answer carries, its log line, its target in origin form with a Host, a CORS
   // preflight's answer, and HEAD taken as GET.

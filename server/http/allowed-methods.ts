@@ -10,7 +10,7 @@ interface MountedRoutes {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function allowedMethods(mounts: readonly MountedRoutes[]): (path: string) => string[] {
-  // Express matches paths case-insensitively and with an optional trailing slash; so does this.
+  // Paths match as written, as the app routes them (strict, case-sensitive routing: app.ts).
   const entries = mounts.flatMap((m) =>
     m.routes
       .filter((r) => !r.atOrigin || m.basePath === '')
@@ -19,8 +19,7 @@ export function allowedMethods(mounts: readonly MountedRoutes[]): (path: string)
           `^${((r.atOrigin ? '' : m.basePath) + r.path)
             .split(/\{[^}]+\}/)
             .map(escapeRegExp)
-            .join('[^/]+')}/?$`,
-          'i',
+            .join('[^/]+')}$`,
         ),
         method: r.method.toUpperCase(),
         parameters: (r.path.match(/\{/g) ?? []).length,

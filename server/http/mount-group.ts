@@ -179,11 +179,13 @@ export function groupHandler<Ctx>(mount: GroupMount<Ctx>): RequestHandler {
   const group = chain([setLocals, validate, dispatch]);
   // Only requests that may be this group's enter its chain: the validator looks a request up by compiling
   // each documented path in turn, so a request of the last group mounted would pay for every other group's.
-  // A superset test on the literal start of each route (Express matches paths case-insensitively).
-  const starts = [...new Set(routes.map((r) => ((r.atOrigin ? '' : mount.basePath) + r.expressPath).split(':')[0]!.toLowerCase()))];
+  // A superset test on the literal start of each route, case-insensitive where the app's routing is.
+  const starts = [...new Set(routes.map((r) => ((r.atOrigin ? '' : mount.basePath) + r.expressPath).split(':')[0]!))];
+  const folded = starts.map((start) => start.toLowerCase());
   return (req, res, next) => {
-    const path = req.path.toLowerCase();
-    if (starts.some((start) => path.startsWith(start))) group(req, res, next);
+    const sensitive = req.app.enabled('case sensitive routing');
+    const path = sensitive ? req.path : req.path.toLowerCase();
+    if ((sensitive ? starts : folded).some((start) => path.startsWith(start))) group(req, res, next);
     else next();
   };
 }

@@ -7,9 +7,21 @@
 //
 // The cache is installed on the path-to-regexp instance the validator itself resolves, and only there.
 // express's router compiles its routes once, at registration, with its own entry points.
+//
+// It also speaks path-to-regexp 8 for the validator, which keep this module after upstream caches: the validator
+// passes the app's 'strict routing' as `strict`, an option of path-to-regexp 6 that 8 no longer reads (8 calls it
+// `trailing`, inverted, and allows a trailing slash by default). Translated, `/v1/payees/1/` stops matching
+// `/v1/payees/:id` on an app with strict routing, as it does in Express's own router.
 import { createRequire } from 'node:module';
 
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: { name: string }[] };
+
+/** The validator's options as path-to-regexp 8 reads them: `strict` becomes `trailing: false`. */
+function asVersion8(options: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!options || !('strict' in options)) return options;
+  const { strict, ...rest } = options;
+  return { ...rest, trailing: !strict };
+}
 const installed = Symbol.for('payout-service.route-matcher-cache');
 /** The documented paths are a finite set; the bound only guards against a caller of pathToRegexp elsewhere. */
 const maxEntries = 10_000;
@@ -47,11 +59,11 @@ export function cacheValidatorRouteMatchers(): void {
   const cache = new Map<string, ReturnType<PathToRegexp>>();
   const cached: Cached = (path, options) => {
     // Only string paths with plain options are cached (the validator's case); anything else compiles as before.
-    if (typeof path !== 'string') return compile(path, options);
+    if (typeof path !== 'string') return compile(path, asVersion8(options));
     const key = `${path}\u0000${optionsKey(options)}`;
     let hit = cache.get(key);
     if (!hit) {
-      hit = compile(path, options);
+      hit = compile(path, asVersion8(options));
       if (cache.size >= maxEntries) cache.clear();
       cache.set(key, hit);
     }
