@@ -59,7 +59,7 @@ export function answeredBy(bundles: Record<Group, Node>): Record<Kind, string> {
   for (const kind of Object.keys(problemTypes) as Kind[]) {
     const answering = all.filter((o) => o.kinds.includes(kind));
     const phrase = phrases.find(([set]) => same(answering, set))?.[1];
-    if ((problemTypes[kind] as { unrouted?: boolean }).unrouted) out[kind] = 'requests that match no operation';
+    if ((problemTypes[kind] as { unrouted?: boolean }).unrouted) out[kind] = 'any request, before it reaches an operation';
     else if (phrase) out[kind] = phrase;
     else
       out[kind] = groups
