@@ -71,21 +71,30 @@ describe.each(stores)('refusals at the HTTP edge, on $name', (kind) => {
     expect(await rowCounts(service.services.store)).toEqual(before);
   });
 
-  it.each(['br2', 'compress', 'gzip, br', 'x-gzip'])('Content-Encoding %s is a 415 naming it and the codings accepted, with Accept-Encoding', async (coding) => {
-    const a = await send({ method: 'POST', target: '/v1/payees', headers: { ...json, 'Content-Encoding': coding }, body: payee });
-    expect(a.status, a.text).toBe(415);
-    expect(a.headers['accept-encoding']).toBe('gzip, deflate, br');
-    expect(a.body).toMatchObject({
-      type: problemType('unsupported-media-type'),
-      detail: `Content-Encoding "${coding}" is not supported: send the body uncompressed or encoded as one of gzip, deflate, br.`,
-    });
-  });
+  it.each(['br2', 'compress', 'gzip, br', 'x-gzip'])(
+    'Content-Encoding %s is a 415 naming it and the codings accepted, with Accept-Encoding',
+    async (coding) => {
+      const a = await send({ method: 'POST', target: '/v1/payees', headers: { ...json, 'Content-Encoding': coding }, body: payee });
+      expect(a.status, a.text).toBe(415);
+      expect(a.headers['accept-encoding']).toBe('gzip, deflate, br');
+      expect(a.body).toMatchObject({
+        type: problemType('unsupported-media-type'),
+        detail: `Content-Encoding "${coding}" is not supported: send the body uncompressed or encoded as one of gzip, deflate, br.`,
+      });
+    },
+  );
 
   it.each([
     ['a JSON body in utf-7', '/v1/payees', 'application/json; charset=utf-7', payee, 'utf-7'],
     ['a JSON body in UTF-16', '/v1/payees', 'application/json; charset=UTF-16', payee, 'utf-16'],
     ['a JSON body in a charset nobody knows', '/v1/payees', 'application/json; charset=klingon', payee, 'klingon'],
-    ['a form body in ISO-8859-1', '/oauth/token', 'application/x-www-form-urlencoded; charset=iso-8859-1', 'grant_type=client_credentials', 'iso-8859-1'],
+    [
+      'a form body in ISO-8859-1',
+      '/oauth/token',
+      'application/x-www-form-urlencoded; charset=iso-8859-1',
+      'grant_type=client_credentials',
+      'iso-8859-1',
+    ],
   ])('%s is a 415 naming the charset', async (_, target, contentType, body, charset) => {
     const before = await rowCounts(service.services.store);
     const a = await send({ method: 'POST', target, headers: { 'Content-Type': contentType }, body });
@@ -114,7 +123,7 @@ describe.each(stores)('refusals at the HTTP edge, on $name', (kind) => {
     }
   });
 
-  it('answers an HTTP/1.1 request without Host with a 400 problem naming the header', async () => {
+  it('answers an HTTP/1.1 request without Host, or one with two, with a 400 problem naming the header', async () => {
     for (const [method, target, body] of [
       ['GET', '/v1/webhooks', undefined],
       ['POST', '/v1/payees', payee],
@@ -129,6 +138,12 @@ describe.each(stores)('refusals at the HTTP edge, on $name', (kind) => {
         errors: [{ header: 'Host', detail: 'is required in HTTP/1.1' }],
       });
     }
+    const twice = await exchange(
+      service.baseUrl,
+      `GET /health HTTP/1.1\r\nHost: ${host}\r\nhost: elsewhere.example\r\nConnection: close\r\n\r\n`,
+    );
+    expect(twice.status, twice.text).toBe(400);
+    expect(twice.body).toMatchObject({ type: problemType('malformed-request'), errors: [{ header: 'Host', detail: 'must be sent once' }] });
     // HTTP/1.0 has no Host requirement.
     expect((await send({ method: 'GET', target: '/health', noHost: true, version: '1.0' })).status).toBe(200);
   });
