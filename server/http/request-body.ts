@@ -20,7 +20,8 @@ const quoted = (value: string) => JSON.stringify(value.replace(/[\x00-\x1f\x7f]/
  * and a zero-length body is marked, so that it reaches validation as absent rather than as `{}` (an operation whose
  * body is required would otherwise take "nothing" as "an empty object"). */
 function verify(_req: unknown, res: ServerResponse, buf: Buffer, charset: string | null): void {
-  if (charset !== null && charset !== 'utf-8') throw Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', charset });
+  if (charset !== null && charset !== 'utf-8')
+    throw Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', charset });
   if (buf.length === 0) (res as Response).locals.emptyBody = true;
 }
 

@@ -46,9 +46,7 @@ describe('requests that do not arrive in time', () => {
     const socket = await open(service.baseUrl);
     const answer = answerOf(socket);
     const started = Date.now();
-    socket.write(
-      `POST /v1/payees HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
-    );
+    socket.write(`POST /v1/payees HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
     dribble(socket, ' '.repeat(990), 50);
     expectTimedOut(await answer);
     // Closed by the server (the answer above ends when the socket does), long before Node's default 330 s.
@@ -119,12 +117,22 @@ describe('MAX_CONNECTIONS', () => {
 
 describe('the limits from the environment', () => {
   it('defaults to 30 s for a request, 10 s for its headers, 5 s for an idle connection and 1000 connections', () => {
-    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 });
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 1000,
+    });
   });
 
   it('reads each variable', () => {
     const env = { REQUEST_TIMEOUT_MS: '20000', HEADERS_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', MAX_CONNECTIONS: '50' };
-    expect(loadConfig(env)).toMatchObject({ requestTimeoutMs: 20_000, headersTimeoutMs: 4000, keepAliveTimeoutMs: 65_000, maxConnections: 50 });
+    expect(loadConfig(env)).toMatchObject({
+      requestTimeoutMs: 20_000,
+      headersTimeoutMs: 4000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 50,
+    });
     // A request timeout under the default headers timeout takes the headers' with it.
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 5000 });
   });

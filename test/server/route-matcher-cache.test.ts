@@ -1,5 +1,6 @@
 // The validator's route matchers are compiled once per documented path (server/http/route-matcher-cache.ts):
-// a cached matcher answers exactly as a freshly compiled one, and no caller can change what the next gets.
+// a cached matcher answers exactly as a freshly compiled one, and no caller can change what the next gets; the
+// validator's `strict` option is read as path-to-regexp 8 spells it.
 import { describe, expect, it } from 'vitest';
 import { cacheValidatorRouteMatchers, uncachedPathToRegexp, validatorPathToRegexpModule } from '../../server/http/route-matcher-cache.js';
 
@@ -32,6 +33,16 @@ describe('validator route matcher cache', () => {
     }
     expect(cached('/v1/payees/:id', { sensitive: true }).regexp.exec('/V1/PAYEES/7')).toBeNull();
     expect(cached('/v1/payees/:id', { sensitive: false }).regexp.exec('/V1/PAYEES/7')?.[1]).toBe('7');
+  });
+
+  it("reads the validator's `strict` (the app's strict routing) as path-to-regexp 8's `trailing: false`", () => {
+    for (const options of [{ sensitive: true, strict: true }, { strict: true }]) {
+      expect(cached('/v1/payees/:id', options).regexp.exec('/v1/payees/7/'), JSON.stringify(options)).toBeNull();
+      expect(cached('/v1/payees/:id', options).regexp.exec('/v1/payees/7')?.[1]).toBe('7');
+    }
+    expect(cached('/v1/payees/:id', { sensitive: true, strict: false }).regexp.exec('/v1/payees/7/')?.[1]).toBe('7');
+    // What the validator's own call would do without the translation: path-to-regexp 8 ignores `strict`.
+    expect(original('/v1/payees/:id', { strict: true }).regexp.exec('/v1/payees/7/')?.[1]).toBe('7');
   });
 
   it('hands each caller its own keys', () => {
