@@ -78,7 +78,8 @@ describe('MAX_CONNECTIONS', () => {
   let service: RunningService;
   let host: string;
   beforeAll(async () => {
-    service = await startService(':memory:', { maxConnections: cap }, { workers: false });
+    // Idle connections are kept long enough that none of the held ones is closed under the test's feet.
+    service = await startService(':memory:', { maxConnections: cap, keepAliveTimeoutMs: 120_000 }, { workers: false });
     host = new URL(service.baseUrl).host;
   });
   afterAll(() => service.stop());
