@@ -15,10 +15,10 @@ export const contentCodings: readonly string[] = ['gzip', 'deflate', 'br', ...('
 /** Cut to what a problem's detail should quote of a header the caller chose. */
 const quoted = (value: string) => JSON.stringify(value.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 60));
 
-/** body-parser's `verify` runs on every body it read, before decoding it: the charset it would decode with is
- * refused unless UTF-8 (body-parser alone takes any `utf-*` for JSON, UTF-7 included, and ISO-8859-1 for forms),
- * and a zero-length body is marked, so that it reaches validation as absent rather than as `{}` (an operation whose
- * body is required would otherwise take "nothing" as "an empty object"). */
+/** body-parser's `verify` runs on every body it read (its content coding undone), before decoding its text: the
+ * charset it would decode with is refused unless UTF-8 (body-parser alone takes any `utf-*` for JSON, UTF-7
+ * included, and ISO-8859-1 for forms), and a zero-length body is marked, so that it reaches validation as absent
+ * rather than as `{}` (an operation whose body is required would otherwise take "nothing" as "an empty object"). */
 function verify(_req: unknown, res: ServerResponse, buf: Buffer, charset: string | null): void {
   if (charset !== null && charset !== 'utf-8')
     throw Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', charset });
