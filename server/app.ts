@@ -16,7 +16,10 @@ import './http/locals.js';
 import { requestId } from './http/request-id.js';
 import type { Services } from './services.js';
 
-export function createApp(services: Services, config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir'>): Express {
+export function createApp(
+  services: Services,
+  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'environment'>,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -110,7 +113,7 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
       emptyIsAbsent,
     ]),
   );
-  const mounts = groupMounts(services, config.validateResponses);
+  const mounts = groupMounts(services, config.validateResponses, config.environment);
   app.use(chain(mounts.map((mount) => groupHandler(mount))));
 
   app.use(notFound(allowedMethods(mounts)));
