@@ -2,7 +2,8 @@
 // DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret ends the
 // old secret's tokens too: every running instance refuses them within generationCacheSeconds.
 // With --json, stdout carries the JSON alone and everything said to people goes to stderr (README.md: why
-// `--silent`); link and unlink also log an audit line there. Usage errors exit 2; `--help` or `-h` (before or after a command) prints usage and exits 0.
+// `--silent`); link and unlink also log an audit line there. Usage errors exit 2; `--help` or `-h` (before or
+// after a command) prints usage and exits 0.
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';

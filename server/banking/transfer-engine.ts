@@ -1,7 +1,7 @@
 // The transfer worker: finds transfers whose next step is due and takes each one step on its settlement (the
-// sandbox's bank, sandbox-settlement.ts; none in production), a batch per transaction. Like the payout engine it holds nothing in memory, so
-// transfers in flight at a stop continue after a restart, and instances on one PostgreSQL share the work
-// (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
+// sandbox's bank, sandbox-settlement.ts; none in production), a batch per transaction. Like the payout engine it
+// holds nothing in memory, so transfers in flight at a stop continue after a restart, and instances on one
+// PostgreSQL share the work (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
 // locks accounts in, so the engine and a new transfer never wait on each other in a cycle.
 import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';

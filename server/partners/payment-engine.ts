@@ -1,5 +1,5 @@
-// Moves partner payments through the payout states on the rail (the sandbox's, or none in production), as the payout engine moves
-// payouts: one compare-and-set per step, each step recorded in the payment's status history with its
+// Moves partner payments through the payout states on the rail (the sandbox's, or none in production), as the
+// payout engine moves payouts: one compare-and-set per step, each step recorded in the payment's status history with its
 // `payment.<state>` event (payment-events.ts); the post date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
 import type { Logger } from 'pino';
 import type { Environment } from '../config.js';
