@@ -17,7 +17,10 @@ import { requestId } from './http/request-id.js';
 import { requestTarget } from './http/request-target.js';
 import type { Services } from './services.js';
 
-export function createApp(services: Services, config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir'>): Express {
+export function createApp(
+  services: Services,
+  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'environment'>,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -105,7 +108,7 @@ export function createApp(services: Services, config: Pick<Config, 'rateLimitPer
       ...bodyParsers,
     ]),
   );
-  const mounts = groupMounts(services, config.validateResponses);
+  const mounts = groupMounts(services, config.validateResponses, config.environment);
   app.use(chain(mounts.map((mount) => groupHandler(mount))));
 
   app.use(notFound(allowedMethods(mounts)));

@@ -2,6 +2,10 @@
 import { resolve } from 'node:path';
 import { packageRoot } from './package-root.js';
 
+/** Where the service runs: `sandbox` (the sandbox's rail and bank settle) or `production` (none does). Every event
+ * carries it, so a registration of one environment never hears of the other's money. */
+export type Environment = 'sandbox' | 'production';
+
 export interface Config {
   port: number;
   host: string;
@@ -14,8 +18,8 @@ export interface Config {
   validateResponses: boolean;
   runWorkers: boolean;
   docsDir: string;
-  /** `sandbox` (the default) or `production`: the simulations answer only in the sandbox. */
-  environment: 'sandbox' | 'production';
+  /** `sandbox` (the default) or `production`: the simulations exist only in the sandbox. */
+  environment: Environment;
   /** How long a request's headers, and the whole request, may take to arrive (http/listen.ts answers 408). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -40,7 +44,7 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   return raw === 'true';
 }
 
-function environment(env: NodeJS.ProcessEnv): 'sandbox' | 'production' {
+function environment(env: NodeJS.ProcessEnv): Environment {
   const raw = env.ENVIRONMENT;
   if (raw === undefined || raw === '') return 'sandbox';
   if (raw !== 'sandbox' && raw !== 'production') throw new Error(`ENVIRONMENT must be sandbox or production; got "${raw}".`);

@@ -29,7 +29,10 @@ try {
 if (config.runWorkers) for (const worker of workersOf(services)) worker.start();
 const { port } = server.address() as AddressInfo;
 const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
-log.info({ port, store: store.dialect }, 'listening');
+log.info({ port, store: store.dialect, environment: config.environment }, 'listening');
+// An operator must not read "accepted" as "sent": this build has no rail for production (DECISIONS).
+if (config.environment === 'production')
+  log.warn('production without a rail: payouts, payments and ACH and wire transfers stay in their first state, verifications pending');
 console.log(`Payout service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (store: ${where})`);
 
 let stopping = false;

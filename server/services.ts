@@ -3,7 +3,10 @@ import type { Logger } from 'pino';
 import { ClientGenerations } from './auth/client-generations.js';
 import { Credentials } from './auth/credentials.js';
 import { Banking } from './banking/banking.js';
-import { TransferEngine } from './banking/transfer-engine.js';
+import { noSettlement, TransferEngine } from './banking/transfer-engine.js';
+import { sandboxSettlement } from './banking/sandbox-settlement.js';
+import { sandboxDecision } from './banking/sandbox-outcomes.js';
+import { noDecision } from './banking/verifications.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TokenIssuer } from './auth/token-issuer.js';
@@ -18,6 +21,7 @@ import { Payments } from './partners/payments.js';
 import { Recipients } from './partners/recipients.js';
 import { PayoutEngine } from './payouts/payout-engine.js';
 import { Payouts } from './payouts/payouts.js';
+import { noRail } from './rails/payout-rail.js';
 import { sandboxRail } from './rails/sandbox-rail.js';
 import type { Store } from './store/database.js';
 import type { Resolver } from './webhooks/address-guard.js';
@@ -55,6 +59,12 @@ export async function createServices(
   log: Logger,
   options: { resolve?: Resolver /** The clock of token issue, expiry and limits (tests move it). */; now?: () => number } = {},
 ): Promise<Services> {
+  const { environment } = config;
+  // This build's only rail and bank are the sandbox's. Production has none (no adapter to a real one is part of it):
+  // there the engines hold every outbound movement in its first state and no verification is decided at once
+  // (openapi/DECISIONS.md, "Production without a rail").
+  const sandbox = environment === 'sandbox';
+  const rail = sandbox ? sandboxRail : noRail;
   const payees = new Payees(store);
   const credentials = new Credentials(store, new ClientGenerations(store, { now: options.now }));
   const dispatcher = new WebhookDispatcher(
@@ -75,7 +85,7 @@ export async function createServices(
   );
   const engine = new PayoutEngine(
     store,
-    sandboxRail,
+    rail,
     {
       stepMs: config.sandboxStepMs,
       pollMs: engineSettings(config).pollMs,
@@ -88,14 +98,21 @@ export async function createServices(
   const scope = new PartnerScope(store);
   const transferEngine = new TransferEngine(
     store,
-    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, onProgress: () => dispatcher.wake() },
+    sandbox ? sandboxSettlement : noSettlement,
+    {
+      stepMs: config.sandboxStepMs,
+      environment,
+      pollMs: engineSettings(config).pollMs,
+      batchSize: 200,
+      onProgress: () => dispatcher.wake(),
+    },
     log,
   );
-  const webhooks = new WebhookRegistrations(store, { allowPrivate: config.webhookAllowPrivate, resolve: options.resolve });
+  const webhooks = new WebhookRegistrations(store, { allowPrivate: config.webhookAllowPrivate, resolve: options.resolve, environment });
   const paymentEngine = new PaymentEngine(
     store,
-    sandboxRail,
-    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200 },
+    rail,
+    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, environment },
     log,
   );
   return {
@@ -108,7 +125,7 @@ export async function createServices(
     accounts: new PayeeAccounts(store, payees),
     payouts: new Payouts(store, {
       stepMs: config.sandboxStepMs,
-      environment: 'sandbox',
+      environment,
       onCreated: () => {
         engine.wake();
         dispatcher.wake();
@@ -119,7 +136,12 @@ export async function createServices(
     events: new Events(store),
     engine,
     dispatcher,
-    banking: new Banking(store, log, { stepMs: config.sandboxStepMs, onCreated: () => transferEngine.wake() }, config.environment),
+    banking: new Banking(store, log, {
+      stepMs: config.sandboxStepMs,
+      onCreated: () => transferEngine.wake(),
+      environment,
+      firstDecision: sandbox ? sandboxDecision : noDecision,
+    }),
     transferEngine,
     recipients: new Recipients(store, scope),
     counterparties: new Counterparties(store, scope),
@@ -127,7 +149,7 @@ export async function createServices(
     payments: new Payments(store, scope, {
       stepMs: config.sandboxStepMs,
       onCreated: () => paymentEngine.wake(),
-      environment: config.environment,
+      environment,
     }),
     paymentEngine,
   };

@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook
-         * @description Registers a URL to receive events. Choose the events (every type when omitted) and the environment (`sandbox`, the default, to test first; or `production`). With `signed: true` the response carries a signing secret, shown this once, and deliveries carry Standard Webhooks signature headers. The URL must be HTTPS and must not resolve to a private, loopback or link-local address. A merchant has at most 20 registrations. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the secret included, so a registration whose response was lost is not made twice; the same key with another body is refused with 409.
+         * @description Registers a URL to receive events. Choose the events (every type when omitted) and the environment (`sandbox`, to test first, or `production`; when omitted, the environment of the server it is made on). With `signed: true` the response carries a signing secret, shown this once, and deliveries carry Standard Webhooks signature headers. The URL must be HTTPS and must not resolve to a private, loopback or link-local address. A merchant has at most 20 registrations. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the secret included, so a registration whose response was lost is not made twice; the same key with another body is refused with 409.
          */
         post: operations["createWebhook"];
         /**

@@ -2,10 +2,14 @@
 // DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret ends the
 // old secret's tokens too: every running instance refuses them within generationCacheSeconds.
 // With --json, stdout carries the JSON alone and everything said to people goes to stderr (README.md: why
-// `--silent`). Usage errors exit 2; `--help` or `-h` (before or after a command) prints usage and exits 0.
+// `--silent`); link and unlink also log an audit line there. Usage errors exit 2; `--help` or `-h` (before or
+// after a command) prints usage and exits 0.
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { Credentials } from '../auth/credentials.js';
 import { loadConfig } from '../config.js';
+import { createLogger } from '../log.js';
 import { openStore } from '../store/database.js';
 import { type AdminCommand, commands, UsageError } from './commands.js';
 
@@ -88,6 +92,9 @@ if (asJson && process.env.npm_lifecycle_event === 'admin' && process.env.npm_con
 const store = await openStore(loadConfig().databaseUrl);
 try {
   const result = await command.run(values, new Credentials(store));
+  // Who changed who may act for whom, and when: a log line (JSON, like the server's) beside the command's output.
+  if (result.audit)
+    createLogger('info', pino.destination({ dest: 2, sync: true })).info({ ...result.audit, operator: userInfo().username }, 'admin audit');
   const notes = result.notes ?? [];
   if (asJson) {
     console.log(JSON.stringify(result.json));

@@ -11,11 +11,13 @@ export interface CommandOption {
   required?: boolean;
 }
 
-/** What a command found or made: `json` for `--json`, `lines` for people, `notes` said besides (stderr under --json). */
+/** What a command found or made: `json` for `--json`, `lines` for people, `notes` said besides (stderr under --json),
+ * and `audit`, the change an operator made to who may act for whom, logged as one JSON line on stderr. */
 export interface CommandResult {
   json: object;
   lines: string[];
   notes?: string[];
+  audit?: { action: string } & Record<string, unknown>;
 }
 
 export class UsageError extends Error {}
@@ -29,6 +31,18 @@ export interface AdminCommand {
 
 const json: CommandOption = { flag: 'json', text: 'print the result as one line of JSON, and nothing else on stdout' };
 const secretNote = 'The Client Secret is shown only now: store it safely.';
+const partnerOption: CommandOption = {
+  flag: 'partner',
+  value: 'id',
+  text: "the partner's id: partnerId from create-partner",
+  required: true,
+};
+const merchantOption: CommandOption = {
+  flag: 'merchant',
+  value: 'id',
+  text: "the merchant's id: merchantId from create-merchant",
+  required: true,
+};
 
 function text(values: Record<string, string | boolean | undefined>, flag: string): string {
   const raw = values[flag];
@@ -75,16 +89,39 @@ export const commands: AdminCommand[] = [
   {
     name: 'link',
     summary: 'let a partner act for a merchant',
-    options: [
-      { flag: 'partner', value: 'id', text: "the partner's id: partnerId from create-partner", required: true },
-      { flag: 'merchant', value: 'id', text: "the merchant's id: merchantId from create-merchant", required: true },
-      json,
-    ],
+    options: [partnerOption, merchantOption, json],
     async run(values, credentials) {
       const partnerId = id(values, 'partner');
       const merchantId = id(values, 'merchant');
       if (!(await credentials.link(partnerId, merchantId))) throw new UsageError(`No partner ${partnerId} or no merchant ${merchantId}.`);
-      return { json: { partnerId, merchantId, linked: true }, lines: [`Partner ${partnerId} can now act for merchant ${merchantId}.`] };
+      return {
+        json: { partnerId, merchantId, linked: true },
+        lines: [`Partner ${partnerId} can now act for merchant ${merchantId}.`],
+        audit: { action: 'link', partnerId, merchantId },
+      };
+    },
+  },
+  {
+    name: 'unlink',
+    summary: "stop a partner acting for a merchant: its operations on the merchant's resources answer 404 from then on",
+    options: [partnerOption, merchantOption, json],
+    async run(values, credentials) {
+      const partnerId = id(values, 'partner');
+      const merchantId = id(values, 'merchant');
+      const outcome = await credentials.unlink(partnerId, merchantId);
+      if (outcome !== 'unlinked') {
+        const why = {
+          'no-partner': `No partner ${partnerId}.`,
+          'no-merchant': `No merchant ${merchantId}.`,
+          'not-linked': `Partner ${partnerId} is not linked to merchant ${merchantId}: nothing to unlink.`,
+        };
+        throw new UsageError(why[outcome]);
+      }
+      return {
+        json: { partnerId, merchantId, linked: false },
+        lines: [`Partner ${partnerId} can no longer act for merchant ${merchantId}.`],
+        audit: { action: 'unlink', partnerId, merchantId },
+      };
     },
   },
   {

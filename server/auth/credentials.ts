@@ -48,6 +48,22 @@ export class Credentials {
     return true;
   }
 
+  /** Ends a partner's link to a merchant: from then on each of its operations on that merchant answers 404, as for a
+   * merchant never linked. Says why when there was no link to end. */
+  async unlink(partnerId: number, merchantId: number): Promise<'unlinked' | 'no-partner' | 'no-merchant' | 'not-linked'> {
+    const removed = await this.store.db
+      .deleteFrom('partner_merchants')
+      .where('partner_id', '=', partnerId)
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 1) return 'unlinked';
+    const [partner, merchant] = await Promise.all([
+      this.store.db.selectFrom('partners').select('id').where('id', '=', partnerId).executeTakeFirst(),
+      this.store.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst(),
+    ]);
+    return !partner ? 'no-partner' : !merchant ? 'no-merchant' : 'not-linked';
+  }
+
   /** Revokes the client's secret and every token issued under it, and issues a new secret under the same
    * Client ID; undefined when unknown. Other instances refuse the old tokens once their cached generation
    * runs out (client-generations.ts). */

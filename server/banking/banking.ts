@@ -10,7 +10,12 @@ import { BankingReads } from './reads.js';
 import { TransferReads } from './transfer-reads.js';
 import { Simulations } from './simulations.js';
 import { Transfers, type TransferSettings } from './transfers.js';
-import { Verifications } from './verifications.js';
+import { type FirstDecision, Verifications } from './verifications.js';
+
+export interface BankingSettings extends TransferSettings {
+  /** Who decides a verification when it is made (the sandbox's tables, or no one in production). */
+  firstDecision: FirstDecision;
+}
 
 export class Banking {
   readonly businesses: Businesses;
@@ -25,12 +30,13 @@ export class Banking {
   readonly statements: AccountStatements;
   readonly accountNumbers: AccountNumbers;
 
-  constructor(store: Store, log: Logger, transferSettings?: TransferSettings, environment: 'sandbox' | 'production' = 'sandbox') {
+  constructor(store: Store, log: Logger, settings: BankingSettings) {
+    const { environment, firstDecision, ...transfers } = settings;
     this.businesses = new Businesses(store);
-    this.verifications = new Verifications(store);
+    this.verifications = new Verifications(store, { environment, firstDecision });
     this.counterparties = new Counterparties(store);
     this.accounts = new BankAccounts(store);
-    this.transfers = new Transfers(store, transferSettings);
+    this.transfers = new Transfers(store, { environment, ...transfers });
     this.simulations = new Simulations(store, this.verifications, { environment });
     this.reads = new BankingReads(store);
     this.transferReads = new TransferReads(store);

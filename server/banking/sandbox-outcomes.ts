@@ -13,6 +13,7 @@
 //   93 → stays processing, anything else → completed. Internal transfers always complete.
 import type { components } from '../../generated/banking/schema.js';
 import type { OutboundRail, VerificationStatus } from '../store/banking-schema.js';
+import type { FirstDecision } from './verifications.js';
 
 type Schemas = components['schemas'];
 export type VerificationReason = Schemas['VerificationReason'];
@@ -46,6 +47,10 @@ export function businessVerificationOutcome(taxId: string): VerificationOutcome 
       return { status: 'approved', reasons: [] };
   }
 }
+
+/** The sandbox's decision on a new verification: a person's by last name, the business's by its tax id. */
+export const sandboxDecision: FirstDecision = (business, person) =>
+  person ? personVerificationOutcome(person.lastName) : businessVerificationOutcome(business.tax_id);
 
 export function personVerificationOutcome(lastName: string): VerificationOutcome {
   switch (lastName.toLowerCase()) {

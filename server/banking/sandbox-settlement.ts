@@ -4,12 +4,12 @@
 // (`completed`) or rejected (`failed`), and for a returned outcome, returned a step after settling. The outcome
 // is the one its amount selects (sandbox-outcomes.ts); simulations (simulations.ts) decide it instead.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import type { BankingTransferTable, OutboundRail } from '../store/banking-schema.js';
-import type { Database } from '../store/schema.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 import { transferOutcome } from './sandbox-outcomes.js';
+import type { Settlement } from './transfer-engine.js';
 import { transitionTransfer } from './transfer-transitions.js';
 
 type Schemas = components['schemas'];
@@ -39,27 +39,33 @@ export function submitted(row: Row, now: number): { ach?: string; wire?: string 
  * Takes a due transfer one step towards its sandbox outcome; returns the row as it is after the step. A transfer
  * whose outcome is to stay `processing` (or that a simulation must decide) gets no next step.
  */
-export async function stepInSandbox(db: Kysely<Database>, row: Row, now: number, stepMs: number): Promise<Row> {
+export const sandboxSettlement: Settlement = async (db, row, now, { stepMs, environment }) => {
   const outcome = transferOutcome(row.type as OutboundRail, Number(row.amount_minor));
   switch (row.status) {
     case 'pending':
       return transitionTransfer(db, row, 'processing', {
         now,
+        environment,
         ...submitted(row, now),
         nextStepAt: outcome.status === 'processing' ? null : now + stepMs,
       });
     case 'processing':
-      if (outcome.status === 'failed') return transitionTransfer(db, row, 'failed', { now, reasons: outcome.reasons });
+      if (outcome.status === 'failed') return transitionTransfer(db, row, 'failed', { now, environment, reasons: outcome.reasons });
       if (outcome.status === 'processing') return row;
-      return transitionTransfer(db, row, 'completed', { now, nextStepAt: outcome.status === 'returned' ? now + stepMs : null });
+      return transitionTransfer(db, row, 'completed', {
+        now,
+        environment,
+        nextStepAt: outcome.status === 'returned' ? now + stepMs : null,
+      });
     case 'completed':
       if (outcome.status !== 'returned') return row;
       return transitionTransfer(db, row, 'returned', {
         now,
+        environment,
         reasons: outcome.reasons,
         returnCode: outcome.reasons[0]?.networkCode ?? undefined,
       });
     default:
       return row;
   }
-}
+};

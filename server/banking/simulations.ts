@@ -1,12 +1,13 @@
 // Sandbox simulations (group D's `simulate...` operations): what the bank and the networks would do on their own,
 // done now, so an integrator can drive every branch: an inbound credit, a settlement, a return, a notification of
 // change, a verification decision. Each goes through the same transitions (and so the same ledger entries and
-// events) as the real thing; none exists in production, where each answers 404 like an unknown path.
+// events) as the real thing; none is mounted in production (groups/registry.ts), where each answers 404 like an unknown path.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { toMinorUnits } from '../money/currencies.js';
 import { lastFour } from '../personal-data/masking.js';
+import type { Environment } from '../config.js';
 import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
@@ -45,12 +46,8 @@ export class Simulations {
   constructor(
     private readonly store: Store,
     private readonly verifications: Verifications,
-    private readonly settings: { environment: 'sandbox' | 'production' },
+    private readonly settings: { environment: Environment },
   ) {}
-
-  private sandboxOnly(): void {
-    if (this.settings.environment !== 'sandbox') throw new Problem('not-found', 'Simulations exist only in the sandbox.');
-  }
 
   /**
    * The merchant's transfer, locked for the rest of the transaction (PostgreSQL), or not-found (another merchant's is
@@ -78,7 +75,6 @@ export class Simulations {
     body: Schemas['InboundTransferSimulationRequest'],
     key?: string,
   ): Promise<StoredResponse<Transfer>> {
-    this.sandboxOnly();
     if (body.currency !== 'USD')
       throw new Problem('unsupported-currency', `Accounts hold only USD, not ${body.currency}.`, {
         errors: [bodyField('currency', 'only USD')],
@@ -128,15 +124,14 @@ export class Simulations {
         .executeTakeFirstOrThrow();
       const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
       await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
-      await recordTransferEvent(trx, pending, 'transfer.created', now);
-      const completed = await transitionTransfer(trx, pending, 'completed', { now });
+      await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
+      const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
       return { status: 201, body: await transferView(trx, completed, now) };
     });
   }
 
   /** Decides a pending or processing ACH or wire transfer now: completed or failed. */
   async settle(merchantId: number, transferId: number, to: 'completed' | 'failed'): Promise<Transfer> {
-    this.sandboxOnly();
     return this.store.db.transaction().execute(async (trx) => {
       let row = await this.transfer(trx, merchantId, transferId);
       if (!['pending', 'processing'].includes(row.status) || row.type === 'INTERNAL')
@@ -145,12 +140,14 @@ export class Simulations {
           `Transfer ${transferId} is ${row.status}; only a pending or processing ACH or wire transfer settles.`,
         );
       const now = Date.now();
-      if (row.status === 'pending') row = await transitionTransfer(trx, row, 'processing', { now, ...submitted(row, now) });
+      if (row.status === 'pending')
+        row = await transitionTransfer(trx, row, 'processing', { now, environment: this.settings.environment, ...submitted(row, now) });
       row =
         to === 'completed'
-          ? await transitionTransfer(trx, row, 'completed', { now })
+          ? await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment })
           : await transitionTransfer(trx, row, 'failed', {
               now,
+              environment: this.settings.environment,
               reasons: [{ code: 'network_rejected', networkCode: null, message: 'Rejected by a simulated settlement.' }],
             });
       return transferView(trx, row, now);
@@ -159,7 +156,6 @@ export class Simulations {
 
   /** Returns a completed ACH or wire transfer with the code given: reversing entries, status `returned`. */
   async returnTransfer(merchantId: number, transferId: number, returnCode: string): Promise<Transfer> {
-    this.sandboxOnly();
     return this.store.db.transaction().execute(async (trx) => {
       const row = await this.transfer(trx, merchantId, transferId);
       if (row.status !== 'completed' || !['ACH_PULL', 'ACH_PUSH', 'WIRE_DOMESTIC', 'WIRE_INTERNATIONAL'].includes(row.type))
@@ -168,7 +164,12 @@ export class Simulations {
           `Transfer ${transferId} is a ${row.status} ${row.type} transfer; only a completed ACH or wire transfer is returned.`,
         );
       const now = Date.now();
-      const returned = await transitionTransfer(trx, row, 'returned', { now, reasons: [returnReason(returnCode)], returnCode });
+      const returned = await transitionTransfer(trx, row, 'returned', {
+        now,
+        environment: this.settings.environment,
+        reasons: [returnReason(returnCode)],
+        returnCode,
+      });
       return transferView(trx, returned, now);
     });
   }
@@ -179,7 +180,6 @@ export class Simulations {
     transferId: number,
     body: Schemas['NotificationOfChangeSimulationRequest'],
   ): Promise<Transfer> {
-    this.sandboxOnly();
     return this.store.db.transaction().execute(async (trx) => {
       const row = await this.transfer(trx, merchantId, transferId);
       if (row.ach === null || !['processing', 'completed', 'returned'].includes(row.status))
@@ -194,7 +194,7 @@ export class Simulations {
         .where('id', '=', row.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordNocEvent(trx, updated, now);
+      await recordNocEvent(trx, updated, now, this.settings.environment);
       return transferView(trx, updated, now);
     });
   }
@@ -205,7 +205,6 @@ export class Simulations {
     verificationId: number,
     body: Schemas['VerificationDecisionSimulationRequest'],
   ): Promise<IdentityVerification> {
-    this.sandboxOnly();
     return this.verifications.decide(verificationId, body.status, body.reasons ?? [], merchantId);
   }
 }

@@ -1,16 +1,35 @@
-// The transfer worker: finds transfers whose next sandbox step is due and takes each one step
-// (sandbox-settlement.ts), a batch per transaction. Like the payout engine it holds nothing in memory, so
-// transfers in flight at a stop continue after a restart, and instances on one PostgreSQL share the work
-// (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
+// The transfer worker: finds transfers whose next step is due and takes each one step on its settlement (the
+// sandbox's bank, sandbox-settlement.ts; none in production), a batch per transaction. Like the payout engine it
+// holds nothing in memory, so transfers in flight at a stop continue after a restart, and instances on one
+// PostgreSQL share the work (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
 // locks accounts in, so the engine and a new transfer never wait on each other in a cycle.
+import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
+import type { Environment } from '../config.js';
+import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 import { PollingWorker } from '../workers/polling-worker.js';
-import { stepInSandbox } from './sandbox-settlement.js';
+
+type Row = Selectable<BankingTransferTable>;
+
+/** What takes a due transfer its next step, in the engine's transaction; returns the row as it is after. */
+export type Settlement = (
+  db: Kysely<Database>,
+  row: Row,
+  now: number,
+  settings: { stepMs: number; environment: Environment },
+) => Promise<Row>;
+
+/** Production's settlement in this build, which has no adapter to a real bank's network: the transfer stays in its
+ * state and no step is due (openapi/DECISIONS.md, "Production without a rail"). */
+export const noSettlement: Settlement = (db, row) =>
+  db.updateTable('banking_transfers').set({ next_step_at: null }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
 
 export interface TransferEngineSettings {
   /** Pause between a transfer's steps (SANDBOX_STEP_MS). */
   stepMs: number;
+  environment: Environment;
   pollMs: number;
   batchSize: number;
   /** Called after a round that moved a transfer (the webhook dispatcher listens). */
@@ -22,6 +41,7 @@ export class TransferEngine {
 
   constructor(
     private readonly store: Store,
+    private readonly settlement: Settlement,
     private readonly settings: TransferEngineSettings,
     log: Logger,
   ) {
@@ -46,7 +66,7 @@ export class TransferEngine {
       if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const due = await query.execute();
       due.sort((a, b) => Number(a.account_id) - Number(b.account_id) || Number(a.id) - Number(b.id));
-      for (const row of due) await stepInSandbox(trx, row, now, this.settings.stepMs);
+      for (const row of due) await this.settlement(trx, row, now, this.settings);
       return due.length;
     });
     if (taken > 0) this.settings.onProgress?.();

@@ -5,6 +5,7 @@
 // the one event writer (../events/event-rows.ts), so the webhook dispatcher delivers them like payouts' events.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
+import type { Environment } from '../config.js';
 import { eventRow } from '../events/event-rows.js';
 import type { BankingTransferTable, BankingVerificationTable } from '../store/banking-schema.js';
 import type { Database } from '../store/schema.js';
@@ -25,7 +26,7 @@ export async function recordTransferEvent(
   row: Selectable<BankingTransferTable>,
   type: TransferEventType,
   at: number,
-  environment: 'sandbox' | 'production' = 'sandbox',
+  environment: Environment,
 ): Promise<void> {
   const transfer = await transferView(db, row, at);
   await db
@@ -43,7 +44,12 @@ export async function recordTransferEvent(
     .execute();
 }
 
-export async function recordNocEvent(db: Kysely<Database>, row: Selectable<BankingTransferTable>, at: number): Promise<void> {
+export async function recordNocEvent(
+  db: Kysely<Database>,
+  row: Selectable<BankingTransferTable>,
+  at: number,
+  environment: Environment,
+): Promise<void> {
   const transfer = await transferView(db, row, at);
   await db
     .insertInto('events')
@@ -52,7 +58,7 @@ export async function recordNocEvent(db: Kysely<Database>, row: Selectable<Banki
         type: 'noc.received' as const,
         subject: `transfer:${row.id}`,
         merchantId: Number(row.merchant_id),
-        environment: 'sandbox',
+        environment,
         at,
         body: (envelope): components['schemas']['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), transfer }),
       }),
@@ -61,7 +67,12 @@ export async function recordNocEvent(db: Kysely<Database>, row: Selectable<Banki
 }
 
 /** `verification.updated`, when a verification is created and whenever its status changes. */
-export async function recordVerificationEvent(db: Kysely<Database>, row: Selectable<BankingVerificationTable>, at: number): Promise<void> {
+export async function recordVerificationEvent(
+  db: Kysely<Database>,
+  row: Selectable<BankingVerificationTable>,
+  at: number,
+  environment: Environment,
+): Promise<void> {
   const verification = toVerification(row);
   await db
     .insertInto('events')
@@ -70,7 +81,7 @@ export async function recordVerificationEvent(db: Kysely<Database>, row: Selecta
         type: 'verification.updated' as const,
         subject: `verification:${row.id}`,
         merchantId: Number(row.merchant_id),
-        environment: 'sandbox',
+        environment,
         at,
         body: (envelope): components['schemas']['VerificationEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), verification }),
       }),

@@ -3,13 +3,14 @@
 // its balanced ledger entries (held: `pending`) and the balance changes, and its `transfer.created` event. A
 // refused debit writes nothing: the transaction rolls back. An internal transfer completes in the same
 // transaction; ACH and wires are then taken through the network's steps by the transfer engine
-// (transfer-engine.ts, paced by SANDBOX_STEP_MS in the sandbox).
+// (transfer-engine.ts, paced by SANDBOX_STEP_MS in the sandbox; held `pending` in production, which has no rail).
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { toDecimalString, toMinorUnits } from '../money/currencies.js';
 import { lastFour } from '../personal-data/masking.js';
 import type { BankingAccountTable, BankingCounterpartyTable, TransferType, OutboundRail } from '../store/banking-schema.js';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
@@ -100,6 +101,7 @@ function checkCounterparty(cp: CounterpartyRow, account: AccountRow, rail: Rail)
 export interface TransferSettings {
   /** Delay before the first step of a new ACH or wire transfer (SANDBOX_STEP_MS). */
   stepMs: number;
+  environment: Environment;
   /** Called after a transfer is created, so the engine can start at once. */
   onCreated?: () => void;
 }
@@ -107,7 +109,7 @@ export interface TransferSettings {
 export class Transfers {
   constructor(
     private readonly store: Store,
-    private readonly settings: TransferSettings = { stepMs: 0 },
+    private readonly settings: TransferSettings,
   ) {}
 
   async achPull(merchantId: number, body: Schemas['AchPullRequest'], key?: string): Promise<StoredResponse<Transfer>> {
@@ -344,8 +346,8 @@ export class Transfers {
         .returningAll()
         .executeTakeFirstOrThrow();
       await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
-      await recordTransferEvent(trx, row, 'transfer.created', now);
-      if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now });
+      await recordTransferEvent(trx, row, 'transfer.created', now, this.settings.environment);
+      if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment });
       else
         row = await trx
           .updateTable('banking_transfers')
@@ -409,8 +411,8 @@ export class Transfers {
       'pending',
       now,
     );
-    await recordTransferEvent(db, pending, 'transfer.created', now);
-    await transitionTransfer(db, pending, 'completed', { now });
+    await recordTransferEvent(db, pending, 'transfer.created', now, this.settings.environment);
+    await transitionTransfer(db, pending, 'completed', { now, environment: this.settings.environment });
     return Number(pending.id);
   }
 }

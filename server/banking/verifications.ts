@@ -1,18 +1,20 @@
 // Identity verifications of a business (KYB) and of its people (KYC), and the business's combined
 // verificationStatus. Life cycle: pending → approved | rejected | needs_review; needs_review → approved |
 // rejected; approved and rejected are final. The sandbox decides at creation (sandbox-outcomes.ts), so the
-// 201 carries the outcome and the business's status is recombined in the same transaction.
+// 201 carries the outcome and the business's status is recombined in the same transaction; in production nothing
+// decides in this build, so a verification stays `pending` until a decision comes (`decide`).
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import type { BusinessVerificationStatus, VerificationStatus } from '../store/banking-schema.js';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';
 import { findBusiness } from './lookups.js';
 import { recordVerificationEvent } from './transfer-events.js';
-import { businessVerificationOutcome, personVerificationOutcome } from './sandbox-outcomes.js';
+import type { VerificationOutcome } from './sandbox-outcomes.js';
 import { toVerification, type IdentityVerification } from './views.js';
 
 type Schemas = components['schemas'];
@@ -88,8 +90,18 @@ function checkPerson(person: Person): void {
   }
 }
 
+/** The decision taken when a verification is made: the sandbox's (sandbox-outcomes.ts), or none. */
+export type FirstDecision = (business: { tax_id: string }, person: Person | undefined) => VerificationOutcome;
+
+/** Production's in this build, which has no adapter to a verification provider: the check stays `pending`
+ * (openapi/DECISIONS.md, "Production without a rail"). */
+export const noDecision: FirstDecision = () => ({ status: 'pending', reasons: [] });
+
 export class Verifications {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly settings: { environment: Environment; firstDecision: FirstDecision },
+  ) {}
 
   async create(
     merchantId: number,
@@ -126,7 +138,7 @@ export class Verifications {
           errors: [bodyField(person ? 'person' : 'subject', 'a verification of this subject is running')],
         });
       }
-      const outcome = person ? personVerificationOutcome(person.lastName) : businessVerificationOutcome(business.tax_id);
+      const outcome = this.settings.firstDecision(business, person);
       const now = Date.now();
       const decided = outcome.status === 'approved' || outcome.status === 'rejected';
       const row = await trx
@@ -168,7 +180,7 @@ export class Verifications {
         .returningAll()
         .executeTakeFirstOrThrow();
       await recombine(trx, body.businessId, now);
-      await recordVerificationEvent(trx, row, now);
+      await recordVerificationEvent(trx, row, now, this.settings.environment);
       return { status: 201, body: toVerification(row) };
     });
   }
@@ -205,7 +217,7 @@ export class Verifications {
         .executeTakeFirst();
       if (!updated) throw new Problem('conflict', `Verification ${verificationId} changed meanwhile; read it again.`);
       await recombine(trx, Number(row.business_id), now);
-      await recordVerificationEvent(trx, updated, now);
+      await recordVerificationEvent(trx, updated, now, this.settings.environment);
       return toVerification(updated);
     });
   }

@@ -3,12 +3,13 @@
 // The body is what every delivery sends and what the events API returns, so the two cannot differ.
 import type { Insertable } from 'kysely';
 import { newEventId } from '../ids/identifiers.js';
+import type { Environment } from '../config.js';
 import type { EventTable } from '../store/schema.js';
 
 export interface EventEnvelope<T extends string = string> {
   id: string;
   type: T;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
 }
 
 export interface NewEvent<T extends string, B extends object> {
@@ -16,7 +17,7 @@ export interface NewEvent<T extends string, B extends object> {
   /** What the event is about; a subject's events are delivered in order. */
   subject: string;
   merchantId: number;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   at: number;
   /** The body, given the envelope (its fields come first). */
   body: (envelope: EventEnvelope<T>) => B;

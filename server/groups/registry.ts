@@ -1,8 +1,10 @@
 // The groups the service serves, in mounting order: each with its bundled document, generated route
-// table, handlers and security. C and E share POST /finance/v1/payment_request: the first mounted answers.
+// table, handlers and security (in production, without the sandbox's simulations). C and E share
+// POST /finance/v1/payment_request: the first mounted answers.
 import { readFileSync } from 'node:fs';
 import type { Request } from 'express';
-import { routeTables, type Group } from '../../generated/index.js';
+import { routeTables, type Group, type RouteEntry } from '../../generated/index.js';
+import type { Environment } from '../config.js';
 import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
 import { fromPackageRoot } from '../package-root.js';
@@ -29,6 +31,33 @@ export function loadDocument(group: Group): object {
   return document;
 }
 
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+/** The sandbox's simulations (DECISIONS: "Sandbox simulations"): the operations that exist only there. */
+const sandboxOnly = (operationId: string) => operationId.startsWith('simulate');
+const productionDocuments = new Map<Group, object>();
+
+/**
+ * What the group serves in an environment: in production, its document and routes without the simulations. Not
+ * documented, a simulation's path is not the group's: it goes on like any unknown path and gets the same answer
+ * (app.ts), whatever the method, token or body. One document object per group, so the validator built from it is
+ * kept (mount-group.ts).
+ */
+function served(group: Group, environment: Environment): { document: object; routes: readonly RouteEntry[] } {
+  const { routes } = routeTables[group];
+  if (environment === 'sandbox') return { document: loadDocument(group), routes };
+  let document = productionDocuments.get(group);
+  if (!document) {
+    const copy = structuredClone(loadDocument(group)) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    for (const [path, item] of Object.entries(copy.paths)) {
+      for (const method of methods) if (sandboxOnly(item[method]?.operationId ?? '')) delete item[method];
+      if (!methods.some((method) => method in item)) delete copy.paths[path];
+    }
+    document = copy;
+    productionDocuments.set(group, document);
+  }
+  return { document, routes: routes.filter((r) => !sandboxOnly(r.operationId)) };
+}
+
 type Authenticate = (req: Request) => Promise<RequestContext>;
 
 function authenticators(s: Services): { merchant: Authenticate; partner: Authenticate } {
@@ -53,7 +82,11 @@ function authenticators(s: Services): { merchant: Authenticate; partner: Authent
 
 type Handlers = Readonly<Record<string, OperationHandler<never, RequestContext>>>;
 
-export function groupMounts(s: Services, validateResponses: boolean): (GroupMount<RequestContext> & { group: Group })[] {
+export function groupMounts(
+  s: Services,
+  validateResponses: boolean,
+  environment: Environment,
+): (GroupMount<RequestContext> & { group: Group })[] {
   const auth = authenticators(s);
   const anonymous = (req: Request) => contextOf(req);
   // Mounting order: the first group that documents a path answers it (C before E for payment_request).
@@ -66,9 +99,8 @@ export function groupMounts(s: Services, validateResponses: boolean): (GroupMoun
   ] as const;
   return table.map(([group, handlers, security]) => ({
     group,
-    document: loadDocument(group),
+    ...served(group, environment),
     basePath: routeTables[group].basePath,
-    routes: routeTables[group].routes,
     handlers: handlers as unknown as Handlers,
     security,
     anonymous,

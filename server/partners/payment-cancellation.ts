@@ -2,6 +2,7 @@
 // compare-and-set on `created` and the status change it records, in the caller's transaction, as the engine's
 // steps are: when a cancel races the engine's first step, exactly one update matches and the other changes nothing.
 import type { Kysely, Selectable } from 'kysely';
+import type { Environment } from '../config.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { recordPaymentChange } from './payment-events.js';
 
@@ -9,6 +10,7 @@ import { recordPaymentChange } from './payment-events.js';
 export async function cancelIfCreated(
   db: Kysely<Database>,
   paymentId: number,
+  environment: Environment,
   now = Date.now(),
 ): Promise<Selectable<PaymentTable> | undefined> {
   const cancelled = await db
@@ -18,6 +20,6 @@ export async function cancelIfCreated(
     .where('status', '=', 'created')
     .returningAll()
     .executeTakeFirst();
-  if (cancelled) await recordPaymentChange(db, cancelled, 'cancelled', now);
+  if (cancelled) await recordPaymentChange(db, cancelled, 'cancelled', now, environment);
   return cancelled;
 }

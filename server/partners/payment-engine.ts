@@ -1,7 +1,8 @@
-// Moves partner payments through the payout states on the sandbox rail, as the payout engine moves
-// payouts: one compare-and-set per step, each step recorded in the payment's status history with its
+// Moves partner payments through the payout states on the rail (the sandbox's, or none in production), as the
+// payout engine moves payouts: one compare-and-set per step, each step recorded in the payment's status history with its
 // `payment.<state>` event (payment-events.ts); the post date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
 import type { Logger } from 'pino';
+import type { Environment } from '../config.js';
 import { finalStates, type PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../store/database.js';
 import type { PayoutState } from '../store/schema.js';
@@ -14,7 +15,7 @@ export class PaymentEngine {
   constructor(
     private readonly store: Store,
     private readonly rail: PayoutRail,
-    private readonly settings: { stepMs: number; pollMs: number; batchSize: number },
+    private readonly settings: { stepMs: number; pollMs: number; batchSize: number; environment: Environment },
     log: Logger,
   ) {
     this.worker = new PollingWorker('payment-engine', () => this.round(), settings, log);
@@ -44,6 +45,11 @@ export class PaymentEngine {
       const row = await query.executeTakeFirst();
       if (!row) return;
       const next = this.rail.next(row.status as PayoutState, { account_number: row.account_number, iban: null });
+      if (!next) {
+        // Held by the rail: it stays in its state and is not looked at again (no step is due).
+        await trx.updateTable('payments').set({ next_step_at: null }).where('payment_id', '=', paymentId).execute();
+        return;
+      }
       const final = finalStates.has(next.to);
       const updated = await trx
         .updateTable('payments')
@@ -58,7 +64,7 @@ export class PaymentEngine {
         .where('status', '=', row.status)
         .returningAll()
         .executeTakeFirst();
-      if (updated) await recordPaymentChange(trx, updated, next.to, now);
+      if (updated) await recordPaymentChange(trx, updated, next.to, now, this.settings.environment);
     });
   }
 }

@@ -4,6 +4,7 @@
 // its events API), like payouts' events.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
+import type { Environment } from '../config.js';
 import { eventRow } from '../events/event-rows.js';
 import type { Database, PaymentState, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
@@ -14,6 +15,7 @@ export async function recordPaymentChange(
   row: Selectable<PaymentTable>,
   status: PaymentState,
   at: number,
+  environment: Environment,
 ): Promise<void> {
   await db.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status, at }).execute();
   const payment = toPayment(row);
@@ -24,7 +26,7 @@ export async function recordPaymentChange(
         type: `payment.${status}` as const,
         subject: `payment:${row.payment_id}`,
         merchantId: Number(row.merchant_id),
-        environment: 'sandbox',
+        environment,
         at,
         body: (envelope): components['schemas']['PaymentEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
       }),
@@ -33,7 +35,12 @@ export async function recordPaymentChange(
 }
 
 /** `noc.received` for a payment: the payee's bank sent corrected account details (the payment shows them). */
-export async function recordPaymentNoc(db: Kysely<Database>, row: Selectable<PaymentTable>, at: number): Promise<void> {
+export async function recordPaymentNoc(
+  db: Kysely<Database>,
+  row: Selectable<PaymentTable>,
+  at: number,
+  environment: Environment,
+): Promise<void> {
   const payment = toPayment(row);
   await db
     .insertInto('events')
@@ -42,7 +49,7 @@ export async function recordPaymentNoc(db: Kysely<Database>, row: Selectable<Pay
         type: 'noc.received' as const,
         subject: `payment:${row.payment_id}`,
         merchantId: Number(row.merchant_id),
-        environment: 'sandbox',
+        environment,
         at,
         body: (envelope): components['schemas']['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
       }),

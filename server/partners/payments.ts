@@ -9,6 +9,7 @@ import { Problem, bodyField } from '../problems.js';
 import type { RequestContext } from '../auth/principal.js';
 import { currencyExponents, toDecimalString, toMinorUnits } from '../money/currencies.js';
 import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
@@ -103,7 +104,7 @@ export class Payments {
   constructor(
     private readonly store: Store,
     private readonly scope: PartnerScope,
-    private readonly settings: { stepMs: number; onCreated?: () => void; environment?: 'sandbox' | 'production' },
+    private readonly settings: { stepMs: number; onCreated?: () => void; environment: Environment },
   ) {}
 
   /**
@@ -195,7 +196,7 @@ export class Payments {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordPaymentChange(trx, row, 'created', now);
+    await recordPaymentChange(trx, row, 'created', now, this.settings.environment);
     return { status: 201 as const, body: toPayment(row) };
   }
 
@@ -210,7 +211,7 @@ export class Payments {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       if (row.status === 'cancelled') return toPayment(row);
       // The engine may start processing between the read and the update: the compare-and-set decides.
-      const cancelled = row.status === 'created' ? await cancelIfCreated(trx, paymentId) : undefined;
+      const cancelled = row.status === 'created' ? await cancelIfCreated(trx, paymentId, this.settings.environment) : undefined;
       if (cancelled) return toPayment(cancelled);
       const now = await trx.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
       throw new Problem(
@@ -222,10 +223,9 @@ export class Payments {
 
   /**
    * The sandbox's `simulatePaymentReturn`: a completed payment returned by the receiving bank with an R code. A
-   * compare-and-set on `completed`; any other state is a 409. Production answers 404.
+   * compare-and-set on `completed`; any other state is a 409. Not mounted in production (groups/registry.ts).
    */
   async simulateReturn(partnerId: number, paymentId: number, returnCode: string): Promise<Payment> {
-    if ((this.settings.environment ?? 'sandbox') !== 'sandbox') throw new Problem('not-found', 'Simulations exist only in the sandbox.');
     return this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       const now = Date.now();
@@ -237,21 +237,20 @@ export class Payments {
         .returningAll()
         .executeTakeFirst();
       if (!returned) throw new Problem('conflict', `Payment ${paymentId} is ${row.status}; only a completed payment is returned.`);
-      await recordPaymentChange(trx, returned, 'returned', now);
+      await recordPaymentChange(trx, returned, 'returned', now, this.settings.environment);
       return toPayment(returned);
     });
   }
 
   /**
    * The sandbox's `simulatePaymentNotificationOfChange`: the payee's bank corrects an ACH payment's account details.
-   * Moves no money; the payment shows it, and `noc.received` goes to its merchant. Production answers 404.
+   * Moves no money; the payment shows it, and `noc.received` goes to its merchant. Not mounted in production.
    */
   async simulateNotificationOfChange(
     partnerId: number,
     paymentId: number,
     body: CS['PaymentNotificationOfChangeSimulationRequest'],
   ): Promise<Payment> {
-    if ((this.settings.environment ?? 'sandbox') !== 'sandbox') throw new Problem('not-found', 'Simulations exist only in the sandbox.');
     return this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       if (row.route !== 'ACH' || !['processing', 'sent', 'completed', 'returned'].includes(row.status))
@@ -266,7 +265,7 @@ export class Payments {
         .where('payment_id', '=', paymentId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordPaymentNoc(trx, changed, now);
+      await recordPaymentNoc(trx, changed, now, this.settings.environment);
       return toPayment(changed);
     });
   }

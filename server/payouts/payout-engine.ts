@@ -65,14 +65,21 @@ export class PayoutEngine {
       );
       // Payouts taking the same step (same state, next state and reasons) move together: one update, one insert.
       const steps = new Map<string, { from: PayoutState; next: RailStep; references: string[] }>();
+      const held: string[] = [];
       for (const row of due) {
         const account = accounts.get(row.account_id);
         if (!account) throw new Error(`Payout ${row.reference} has no account ${row.account_id}.`);
         const next = this.rail.next(row.status, account);
+        if (!next) {
+          held.push(row.reference);
+          continue;
+        }
         const key = JSON.stringify([row.status, next.to, next.reasons ?? []]);
         const step = steps.get(key) ?? steps.set(key, { from: row.status, next, references: [] }).get(key)!;
         step.references.push(row.reference);
       }
+      // What the rail holds stays in its state and is not looked at again (no step is due).
+      if (held.length > 0) await trx.updateTable('payouts').set({ next_step_at: null }).where('reference', 'in', held).execute();
       for (const { from, next, references } of steps.values()) {
         const options = { reasons: next.reasons, nextStepAt: now + this.settings.stepMs, now };
         moved += (await transition(trx, references, from, next.to, options)).length;

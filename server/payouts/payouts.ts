@@ -5,6 +5,7 @@ import type { components, operations } from '../../generated/merchant/schema.js'
 import { Problem, bodyField } from '../problems.js';
 import { newPayoutReference } from '../ids/identifiers.js';
 import { toMinorUnits } from '../money/currencies.js';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
@@ -25,7 +26,7 @@ function decodeCursor(cursor: string): string {
 export interface PayoutSettings {
   /** Delay before each step of a new payout (SANDBOX_STEP_MS). */
   stepMs: number;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   /** Called after a payout is created, so the engine can start at once. */
   onCreated?: () => void;
 }

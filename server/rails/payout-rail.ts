@@ -18,7 +18,12 @@ export interface RailStep {
   reasons?: PayoutReason[];
 }
 
-/** A payment rail: given a payout's current state and its account, the state it moves to next. */
+/** A payment rail: given a payout's current state and its account, the state it moves to next, or undefined when
+ * the rail holds it where it is (the engine then stops stepping it). */
 export interface PayoutRail {
-  next(state: PayoutState, account: RailAccount): RailStep;
+  next(state: PayoutState, account: RailAccount): RailStep | undefined;
 }
+
+/** Production's rail in this build, which has no adapter to a real one: it holds every payment in its first state
+ * (openapi/DECISIONS.md, "Production without a rail"). */
+export const noRail: PayoutRail = { next: () => undefined };

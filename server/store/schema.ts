@@ -2,6 +2,7 @@
 // units in both SQLite and PostgreSQL, so the code above the store never cares which one it runs on.
 // test/server/store-schema.test.ts holds these types and the migrations to the same columns.
 import type { Generated } from 'kysely';
+import type { Environment } from '../config.js';
 import type { BankingTables } from './banking-schema.js';
 
 export interface MerchantTable {
@@ -103,7 +104,7 @@ export interface PayoutTable {
   status: PayoutState;
   /** JSON array of { code, message }. */
   reasons: string;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   created_at: number;
   updated_at: number;
   /** When the engine may take the next step; null once final. */
@@ -123,7 +124,7 @@ export interface EventTable {
   /** What the event is about: a payout's reference; a registration's id for `webhook.test`. Its events go out in order. */
   subject: string;
   merchant_id: number;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   /** The JSON body every delivery carries and the events API returns. */
   payload: string;
   created_at: number;
@@ -137,7 +138,7 @@ export interface WebhookTable {
   url: string;
   /** JSON array of event names. */
   events: string;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   /** The signing secret (needed to sign), or null for unsigned registrations. */
   secret: string | null;
   /** 1 while deliveries are made; 0 when turned off by updateWebhook. Defaults to 1. */

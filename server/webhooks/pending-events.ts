@@ -1,6 +1,7 @@
 // The dispatcher's reads of the outbox. A round first looks at light rows (no payload) and fetches the payloads
 // of only the events it starts; most of what it looks at under load waits for a slot.
 import type { Selectable } from 'kysely';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import type { EventTable } from '../store/schema.js';
@@ -26,7 +27,7 @@ export interface Selection {
  */
 export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEvent[]> {
   // The event types each blocked registration selected, by merchant and environment.
-  const waiting = new Map<string, { merchant: number; environment: 'sandbox' | 'production'; types: Set<string> }>();
+  const waiting = new Map<string, { merchant: number; environment: Environment; types: Set<string> }>();
   for (const r of s.registrations) {
     const key = `${r.merchant_id}:${r.environment}`;
     const entry = waiting.get(key) ?? { merchant: Number(r.merchant_id), environment: r.environment, types: new Set<string>() };

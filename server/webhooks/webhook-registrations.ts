@@ -6,6 +6,7 @@ import type { components } from '../../generated/merchant/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { newWebhookId } from '../ids/identifiers.js';
 import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
+import type { Environment } from '../config.js';
 import type { Store } from '../store/database.js';
 import { claimOf, type StoredResponse } from '../store/idempotency.js';
 import type { WebhookTable } from '../store/schema.js';
@@ -57,7 +58,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 export class WebhookRegistrations {
   constructor(
     private readonly store: Store,
-    private readonly settings: { allowPrivate: boolean; resolve?: Resolver },
+    private readonly settings: { allowPrivate: boolean; resolve?: Resolver; environment: Environment },
   ) {}
 
   /** Under the Idempotency-Key, when sent: a replay shows the secret again, to the caller that lost it. */
@@ -98,7 +99,8 @@ export class WebhookRegistrations {
           merchant_id: merchantId,
           url: body.url,
           events: JSON.stringify(events),
-          environment: body.environment ?? 'sandbox',
+          // Unless told otherwise, a registration hears about the money of the service it is made on.
+          environment: body.environment ?? this.settings.environment,
           secret,
           created_at: Date.now(),
           deleted_at: null,

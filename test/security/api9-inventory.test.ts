@@ -30,7 +30,7 @@ afterAll(() => service.stop());
 
 describe('what the server mounts is what the documents list', () => {
   it('mounts one group per document, each with a handler for exactly its documented operations', () => {
-    const mounts = groupMounts(service.services, true);
+    const mounts = groupMounts(service.services, true, 'sandbox');
     expect(mounts.map((m) => m.group).sort()).toEqual([...groups].sort());
     for (const mount of mounts) {
       const documented = operationsOf(mount.group)

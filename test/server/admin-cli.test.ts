@@ -75,12 +75,72 @@ describe.each(stores)('npm run admin on $name', (kind) => {
   });
 });
 
+describe.each(stores)('npm run admin -- unlink on $name', (kind) => {
+  it('ends a link, logs who did it, and says why when there is no link to end', async () => {
+    const { url: databaseUrl, drop } = await kind.fresh();
+    const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(databaseUrl));
+    const merchant = JSON.parse((await admin('create-merchant', '--name', 'Acme', '--json')).stdout);
+    const partner = JSON.parse((await admin('create-partner', '--name', 'Partner', '--json')).stdout);
+    const ids = ['--partner', String(partner.partnerId), '--merchant', String(merchant.merchantId)];
+    const linked = await admin('link', ...ids, '--json');
+    expect(JSON.parse(linked.stdout)).toEqual({ partnerId: partner.partnerId, merchantId: merchant.merchantId, linked: true });
+    expect(JSON.parse(linked.stderr)).toMatchObject({ msg: 'admin audit', action: 'link', partnerId: 1, merchantId: 1 });
+
+    const service = await startService(databaseUrl, {}, { workers: false });
+    try {
+      const token = (await service.services.tokens.issue({ kind: 'partner', partnerId: partner.partnerId })).access_token;
+      const merchants = async () => (await send(service.baseUrl, 'GET', '/finance/v1/partner/list', { token })).body.data;
+      expect(await merchants()).toEqual([expect.objectContaining({ merchantId: merchant.merchantId })]);
+
+      const unlinked = await admin('unlink', ...ids, '--json');
+      expect(JSON.parse(unlinked.stdout)).toEqual({ partnerId: partner.partnerId, merchantId: merchant.merchantId, linked: false });
+      expect(unlinked.stdout.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(unlinked.stderr)).toMatchObject({
+        level: 30,
+        msg: 'admin audit',
+        action: 'unlink',
+        partnerId: partner.partnerId,
+        merchantId: merchant.merchantId,
+        operator: expect.any(String),
+      });
+      expect(await merchants()).toEqual([]);
+      // What the link allowed now answers as for a merchant never linked (test/server/partner-unlink.test.ts: every operation).
+      const recipient = await send(service.baseUrl, 'POST', '/finance/v1/recipient-ach', {
+        token,
+        body: {
+          email: 'payee@example.com',
+          name: 'Maria Gonzalez',
+          type: 'INDIVIDUAL',
+          merchantId: merchant.merchantId,
+          ach: { accountNumber: '000123456789', bankAccountType: 'CHECKING', routingNumber: '021000021' },
+        },
+      });
+      expect(recipient.status).toBe(404);
+
+      await expect(admin('unlink', ...ids)).rejects.toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'Partner 1 is not linked to merchant 1: nothing to unlink.\n',
+      });
+      await expect(admin('unlink', '--partner', '9', '--merchant', '1')).rejects.toMatchObject({ code: 2, stderr: 'No partner 9.\n' });
+      await expect(admin('unlink', '--partner', '1', '--merchant', '9', '--json')).rejects.toMatchObject({
+        code: 2,
+        stderr: 'No merchant 9.\n',
+      });
+    } finally {
+      await service.stop();
+      await drop();
+    }
+  });
+});
+
 describe('npm run admin', () => {
   const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(':memory:'));
   const commands = {
     'create-merchant': ['--name <name>', '--json'],
     'create-partner': ['--name <name>', '--json'],
     link: ['--partner <id>', '--merchant <id>', '--json'],
+    unlink: ['--partner <id>', '--merchant <id>', '--json'],
     'rotate-secret': ['--client-id <id>', '--json'],
   };
 

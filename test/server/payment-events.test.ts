@@ -220,7 +220,7 @@ describe.each(stores)('payment events and returns on $name', (kind) => {
         body: { returnCode: 'R01' },
       });
       expect(r.response.status).toBe(404);
-      expect(r.error!.detail).toContain('only in the sandbox');
+      expect(r.error!.detail).toBe('No operation at POST /finance/v1/simulations/payment_request/1/return.');
     } finally {
       await prod.stop();
     }
