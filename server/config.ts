@@ -1,10 +1,7 @@
 // Configuration, all from the environment (documented in the README). Unset means the embedded default.
 import { resolve } from 'node:path';
+import type { Environment } from './environment.js';
 import { packageRoot } from './package-root.js';
-
-/** Where the service runs: `sandbox` (the sandbox's rail and bank settle) or `production` (none does). Every event
- * carries it, so a registration of one environment never hears of the other's money. */
-export type Environment = 'sandbox' | 'production';
 
 export interface Config {
   port: number;

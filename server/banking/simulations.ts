@@ -7,7 +7,7 @@ import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { toMinorUnits } from '../money/currencies.js';
 import { lastFour } from '../personal-data/masking.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';

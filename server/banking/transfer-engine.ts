@@ -5,7 +5,7 @@
 // locks accounts in, so the engine and a new transfer never wait on each other in a cycle.
 import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';

@@ -5,7 +5,7 @@
 // the one event writer (../events/event-rows.ts), so the webhook dispatcher delivers them like payouts' events.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import { eventRow } from '../events/event-rows.js';
 import type { BankingTransferTable, BankingVerificationTable } from '../store/banking-schema.js';
 import type { Database } from '../store/schema.js';

@@ -6,7 +6,7 @@
 //   completed → returned (reversing entries posted)
 // failed and returned are final.
 import type { Kysely, Selectable } from 'kysely';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { BankingTransferTable, TransferStatus } from '../store/banking-schema.js';
 import type { Database } from '../store/schema.js';
 import { reverseEntries, settleEntries } from './ledger.js';

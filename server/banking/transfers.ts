@@ -10,7 +10,7 @@ import { Problem, bodyField } from '../problems.js';
 import { toDecimalString, toMinorUnits } from '../money/currencies.js';
 import { lastFour } from '../personal-data/masking.js';
 import type { BankingAccountTable, BankingCounterpartyTable, TransferType, OutboundRail } from '../store/banking-schema.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';

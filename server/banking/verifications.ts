@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../generated/banking/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import type { BusinessVerificationStatus, VerificationStatus } from '../store/banking-schema.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { Database } from '../store/schema.js';

@@ -3,7 +3,7 @@
 // The body is what every delivery sends and what the events API returns, so the two cannot differ.
 import type { Insertable } from 'kysely';
 import { newEventId } from '../ids/identifiers.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { EventTable } from '../store/schema.js';
 
 export interface EventEnvelope<T extends string = string> {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Request } from 'express';
 import { routeTables, type Group, type RouteEntry } from '../../generated/index.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
 import { fromPackageRoot } from '../package-root.js';

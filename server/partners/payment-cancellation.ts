@@ -2,7 +2,7 @@
 // compare-and-set on `created` and the status change it records, in the caller's transaction, as the engine's
 // steps are: when a cancel races the engine's first step, exactly one update matches and the other changes nothing.
 import type { Kysely, Selectable } from 'kysely';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { recordPaymentChange } from './payment-events.js';
 

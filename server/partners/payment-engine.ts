@@ -2,7 +2,7 @@
 // payout engine moves payouts: one compare-and-set per step, each step recorded in the payment's status history with its
 // `payment.<state>` event (payment-events.ts); the post date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
 import type { Logger } from 'pino';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import { finalStates, type PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../store/database.js';
 import type { PayoutState } from '../store/schema.js';

@@ -4,7 +4,7 @@
 // its events API), like payouts' events.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import { eventRow } from '../events/event-rows.js';
 import type { Database, PaymentState, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';

@@ -9,7 +9,7 @@ import { Problem, bodyField } from '../problems.js';
 import type { RequestContext } from '../auth/principal.js';
 import { currencyExponents, toDecimalString, toMinorUnits } from '../money/currencies.js';
 import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';

@@ -5,7 +5,7 @@ import type { components, operations } from '../../generated/merchant/schema.js'
 import { Problem, bodyField } from '../problems.js';
 import { newPayoutReference } from '../ids/identifiers.js';
 import { toMinorUnits } from '../money/currencies.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';

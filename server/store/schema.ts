@@ -2,7 +2,7 @@
 // units in both SQLite and PostgreSQL, so the code above the store never cares which one it runs on.
 // test/server/store-schema.test.ts holds these types and the migrations to the same columns.
 import type { Generated } from 'kysely';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { BankingTables } from './banking-schema.js';
 
 export interface MerchantTable {

@@ -1,7 +1,7 @@
 // The dispatcher's reads of the outbox. A round first looks at light rows (no payload) and fetches the payloads
 // of only the events it starts; most of what it looks at under load waits for a slot.
 import type { Selectable } from 'kysely';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import type { EventTable } from '../store/schema.js';

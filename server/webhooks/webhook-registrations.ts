@@ -6,7 +6,7 @@ import type { components } from '../../generated/merchant/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { newWebhookId } from '../ids/identifiers.js';
 import { createWithinLimit, type CountLimit } from '../store/count-limit.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, type StoredResponse } from '../store/idempotency.js';
 import type { WebhookTable } from '../store/schema.js';
