@@ -36,7 +36,8 @@ export class Problem extends Error {
       instance,
       requestId,
       ...(this.extra.errors?.length ? { errors: this.extra.errors } : {}),
-      ...(this.extra.error ? { error: this.extra.error } : {}),
+      // RFC 6749 §5.2's pair: OAuth libraries show error_description, problem readers detail.
+      ...(this.extra.error ? { error: this.extra.error, error_description: this.detail } : {}),
     };
   }
 }

@@ -378,6 +378,11 @@ export interface components {
              * @example invalid_client
              */
             error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The OAuth 2.0 `error_description` (RFC 6749 section 5.2): the same text as `detail`, present whenever `error` is.
+             * @example The Client ID or Client Secret is wrong, or the credentials were revoked.
+             */
+            error_description?: string;
         };
         /**
          * Format: int64

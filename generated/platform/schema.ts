@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token
-         * @description Exchanges the merchant's Client ID and Client Secret (client credentials grant) for a bearer access token that lives one hour. When it expires, request a new one with the same credentials. Served at `{auth_url}`, not at the group's base address. Rotating the secret ends its tokens too. Repeated failures for one Client ID from one address, or from one address across clients, are rate limited (429); the right secret from another address still works.
+         * @description Exchanges the merchant's Client ID and Client Secret (client credentials grant) for a bearer access token that lives one hour. Send the credentials in the body or, as OAuth libraries do by default, in an `Authorization: Basic` header (RFC 6749 section 2.3.1: each part form-encoded, then `id:secret` in Base64); not both. Failures carry the OAuth `error` and `error_description` (RFC 6749 section 5.2). When it expires, request a new one with the same credentials. Served at `{auth_url}`, not at the group's base address. Rotating the secret ends its tokens too. Repeated failures for one Client ID from one address, or from one address across clients, are rate limited (429); the right secret from another address still works.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -296,18 +296,18 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Client credentials grant (RFC 6749 section 4.4). Send it as JSON, as the seed shows, or as an `application/x-www-form-urlencoded` form. */
+        /** @description Client credentials grant (RFC 6749 section 4.4), as JSON or as an `application/x-www-form-urlencoded` form. The Client ID and Client Secret go either in the body (`client_id` and `client_secret`) or in an `Authorization: Basic` header (RFC 6749 section 2.3.1, what OAuth libraries and Postman send by default), never both; with the header, the body may still name the same `client_id`. */
         OAuthTokenRequest: {
             /**
-             * @description The Client ID from the merchant console (public).
+             * @description The Client ID from the merchant console (public). Required unless sent by HTTP Basic.
              * @example mch_cl_4f9a2b7c1d8e3f60
              */
-            client_id: string;
+            client_id?: string;
             /**
-             * @description The Client Secret, shown once when the credentials were created. Never publish or commit it.
+             * @description The Client Secret, shown once when the credentials were created. Never publish or commit it. Required unless sent by HTTP Basic.
              * @example sk_live_7QfR2mZ8kL4pV9xN1cT6bY3hJ0wD5sGa
              */
-            client_secret: string;
+            client_secret?: string;
             /**
              * @description Always `client_credentials`.
              * @example client_credentials
@@ -405,6 +405,11 @@ export interface components {
              * @example invalid_client
              */
             error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The OAuth 2.0 `error_description` (RFC 6749 section 5.2): the same text as `detail`, present whenever `error` is.
+             * @example The Client ID or Client Secret is wrong, or the credentials were revoked.
+             */
+            error_description?: string;
         };
         /**
          * @description An `individual` needs only basic contact data; a `business` also needs `taxId` and `phoneNumber`.
@@ -1549,8 +1554,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is malformed or a field is invalid; `errors` names each field at fault. Nothing was changed. */
-        BadRequest: {
+        /** @description The token request is malformed or a field is invalid; `errors` names each field at fault and `error` is `invalid_request` (`unsupported_grant_type` when only `grant_type` is wrong). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`, the media type of RFC 6749 section 5.2. */
+        OAuthBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1562,10 +1567,11 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description The client credentials are wrong, unknown or revoked. The response does not say which. */
-        InvalidClient: {
+        /** @description The client credentials are wrong, unknown or revoked; the response does not say which. Sent by HTTP Basic, the challenge is `WWW-Authenticate: Basic realm="payouts"` (RFC 6749 section 5.2). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`. */
+        OAuthInvalidClient: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1573,11 +1579,12 @@ export interface components {
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Cache-Control": components["headers"]["Cache-Control"];
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Client"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is larger than the limit of 1 MiB. */
@@ -1630,6 +1637,21 @@ export interface components {
         InternalServerError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request is malformed or a field is invalid; `errors` names each field at fault. Nothing was changed. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
@@ -1753,14 +1775,16 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
         "Access-Control-Allow-Origin": "*";
-        /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
-        "WWW-Authenticate": string;
+        /** @description The challenge of a refused token request: `Basic realm="payouts"` when the credentials came by HTTP Basic (RFC 6749 section 5.2 asks for the scheme the client used), else `Bearer realm="payouts", error="invalid_client"`. */
+        "WWW-Authenticate-Client": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
         /** @description Path of the created resource, relative to the group's base address. */
         Location: string;
         /** @description `true` when this response answers a repeat of an earlier request (the same Idempotency-Key, or a payment request's same `partnerPaymentUniqueId`) instead of carrying it out again. */
         "Idempotent-Replayed": "true";
+        /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
+        "WWW-Authenticate": string;
     };
     pathItems: never;
 }
@@ -1795,8 +1819,8 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["InvalidClient"];
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthInvalidClient"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

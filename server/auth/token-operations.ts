@@ -2,6 +2,7 @@
 // wrong, and repeated failures for one Client ID from one address, or from one address across clients, are
 // refused with 429 for a while (failed-attempts.ts); the right secret from another address still works.
 import { Problem } from '../problems.js';
+import { clientCredentialsOf, invalidBasicClient } from './client-credentials.js';
 import type { RequestContext } from './principal.js';
 import type { Services } from '../services.js';
 import type { ClientKind } from './client-secrets.js';
@@ -13,15 +14,31 @@ export async function issueTokenFor(
   clientId: string,
   clientSecret: string,
   context: RequestContext,
-): Promise<{ status: 200; body: IssuedToken; headers: Record<string, string> }> {
+  refusal: () => Problem = invalidBodyClient,
+): Promise<TokenResult> {
   const attempt = services.failedTokenAttempts.begin(clientId, context.ip);
   const principal = await services.credentials.authenticate(kind, clientId, clientSecret);
-  if (!principal) {
-    throw new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
-      error: 'invalid_client',
-      headers: { 'WWW-Authenticate': 'Bearer realm="payouts", error="invalid_client"' },
-    });
-  }
+  if (!principal) throw refusal();
   attempt.succeeded();
   return { status: 200, body: await services.tokens.issue(principal), headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+}
+
+/** `POST /oauth/token` (groups A and D): the credentials from the body or an `Authorization: Basic` header. */
+export function issueOAuthToken(
+  services: Pick<Services, 'credentials' | 'tokens' | 'failedTokenAttempts'>,
+  authorization: string | undefined,
+  body: { client_id?: string; client_secret?: string },
+  context: RequestContext,
+): Promise<TokenResult> {
+  const { clientId, clientSecret, method } = clientCredentialsOf(authorization, body);
+  return issueTokenFor(services, 'merchant', clientId, clientSecret, context, method === 'basic' ? invalidBasicClient : invalidBodyClient);
+}
+
+type TokenResult = { status: 200; body: IssuedToken; headers: Record<string, string> };
+
+function invalidBodyClient(): Problem {
+  return new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
+    error: 'invalid_client',
+    headers: { 'WWW-Authenticate': 'Bearer realm="payouts", error="invalid_client"' },
+  });
 }

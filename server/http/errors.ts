@@ -5,6 +5,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { missingToken } from '../auth/bearer-header.js';
 import { Problem, invalidRequest, missingBody, type FieldError } from '../problems.js';
 import './locals.js';
+import { asOAuthError, problemMediaType } from './oauth-token-errors.js';
 import { bodyRefusal } from './request-body.js';
 import { requestIdOf } from './request-id.js';
 
@@ -89,14 +90,16 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
   }
 }
 
-export function sendProblem(res: Response, req: Request, problem: Problem): void {
+export function sendProblem(res: Response, req: Request, refusal: Problem): void {
   if (res.headersSent) return;
+  const problem = asOAuthError(req, refusal);
   for (const [name, value] of Object.entries(problem.extra.headers ?? {})) res.setHeader(name, value);
   const body = problem.body(instanceOf(req.originalUrl.split('?')[0] ?? '/'), requestIdOf(res));
   // The contract bounds these: a 100-field list and a 2,000-character detail (which may quote the path).
   if (body.errors) body.errors = body.errors.slice(0, 100);
   body.detail = body.detail.slice(0, 2000);
-  res.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
+  if (body.error_description !== undefined) body.error_description = body.detail;
+  res.status(problem.status).type(problemMediaType(req, problem)).send(JSON.stringify(body));
 }
 
 /** The last handler: 405 with `Allow` for a path some operation serves with other methods, else 404. */

@@ -4,7 +4,7 @@
 // `Idempotent-Replayed: true` (`replayed`, which mountGroup turns into the header).
 import type { OperationId } from '../../../generated/banking/routes.js';
 import type { operations } from '../../../generated/banking/schema.js';
-import { issueTokenFor } from '../../auth/token-operations.js';
+import { issueOAuthToken } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
 import type { RequestContext } from '../../auth/principal.js';
 import { merchantOf } from '../../http/request-context.js';
@@ -23,7 +23,7 @@ const created = <T extends { id: number }>(result: StoredResponse<T>, location?:
 export function bankingHandlers(s: Services): BankingHandlers {
   const b = s.banking;
   return {
-    issueToken: ({ body, context }) => issueTokenFor(s, 'merchant', body.client_id, body.client_secret, context),
+    issueToken: ({ body, headers, context }) => issueOAuthToken(s, headers.authorization, body, context),
 
     createBusiness: async ({ body, headers, context }) =>
       created(await b.businesses.create(merchantOf(context), body, headers['idempotency-key']), (x) => `/finance/api/v1/business/${x.id}`),

@@ -2,7 +2,7 @@
 // is always the token's; handlers only translate between the contract and the services.
 import type { OperationId } from '../../../generated/merchant/routes.js';
 import type { operations } from '../../../generated/merchant/schema.js';
-import { issueTokenFor } from '../../auth/token-operations.js';
+import { issueOAuthToken } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
 import type { RequestContext } from '../../auth/principal.js';
 import { merchantOf } from '../../http/request-context.js';
@@ -12,7 +12,7 @@ export type MerchantHandlers = GroupHandlers<operations, OperationId, RequestCon
 
 export function merchantHandlers(s: Services): MerchantHandlers {
   return {
-    issueToken: ({ body, context }) => issueTokenFor(s, 'merchant', body.client_id, body.client_secret, context),
+    issueToken: ({ body, headers, context }) => issueOAuthToken(s, headers.authorization, body, context),
 
     createPayee: async ({ body, headers, context }) => {
       const { body: payee, replayed } = await s.payees.create(merchantOf(context), body, headers['idempotency-key']);

@@ -1,0 +1,136 @@
+// `POST /oauth/token` as standard OAuth clients call it, on each store: client authentication by HTTP Basic (RFC 6749
+// §2.3.1, what Postman and openid-client send by default; curl -u proves the spelling), one method per request, and
+// failures in RFC 6749 §5.2's form (error, error_description; application/json when the client asks only for it).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../support/service.js';
+import { stores } from '../support/stores.js';
+
+const run = promisify(execFile);
+type Body = Record<string, any>;
+
+/** RFC 6749 §2.3.1: each part form-encoded, then `id:secret` in Base64. */
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+describe.each(stores)('OAuth client authentication on $name', (kind) => {
+  let service: RunningService;
+  let drop: () => Promise<void>;
+  let merchant: { merchantId: number; clientId: string; clientSecret: string };
+
+  beforeAll(async () => {
+    const db = await kind.fresh();
+    drop = db.drop;
+    service = await startService(db.url, {}, { workers: false });
+    merchant = await service.services.credentials.createMerchant('Acme');
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await drop?.();
+  });
+
+  const token = (headers: Record<string, string>, body: string) =>
+    fetch(`${service.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
+  const read = async (r: Response) => ({ status: r.status, type: r.headers.get('content-type'), body: (await r.json()) as Body });
+
+  it('issues a token to curl -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials, and the token works', async () => {
+    const { stdout } = await run('curl', [
+      '-s',
+      '-u',
+      `${merchant.clientId}:${merchant.clientSecret}`,
+      '-d',
+      'grant_type=client_credentials',
+      `${service.baseUrl}/oauth/token`,
+    ]);
+    const issued = JSON.parse(stdout) as Body;
+    expect(issued).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    const payees = await fetch(`${service.baseUrl}/v1/events`, { headers: { authorization: `Bearer ${issued.access_token}` } });
+    expect(payees.status).toBe(200);
+  });
+
+  it('takes Basic with JSON bodies too, the scheme in any case, and the same client_id repeated in the body', async () => {
+    const json = await fetch(`${service.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: basic(merchant.clientId, merchant.clientSecret).replace('Basic', 'bAsIc'),
+      },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: merchant.clientId }),
+    });
+    expect(json.status).toBe(200);
+  });
+
+  it('answers wrong Basic credentials 401 invalid_client with a Basic challenge, as for a wrong body secret', async () => {
+    for (const authorization of [
+      basic(merchant.clientId, 'sk_wrong'),
+      basic('mch_cl_0000000000000000', merchant.clientSecret),
+      'Basic !!!',
+      'Basic Zm9v',
+    ]) {
+      const response = await read(await token({ authorization }, 'grant_type=client_credentials'));
+      expect(response.status, authorization).toBe(401);
+      expect(response.body).toMatchObject({
+        type: 'https://payouts.example/problems/invalid-client',
+        error: 'invalid_client',
+        error_description: 'The Client ID or Client Secret is wrong, or the credentials were revoked.',
+      });
+    }
+    const challenged = await token({ authorization: basic(merchant.clientId, 'sk_wrong') }, 'grant_type=client_credentials');
+    expect(challenged.headers.get('www-authenticate')).toBe('Basic realm="payouts"');
+  });
+
+  it('refuses two methods at once, and no credentials at all, as 400 invalid_request naming the fields', async () => {
+    const both = await read(
+      await token(
+        { authorization: basic(merchant.clientId, merchant.clientSecret) },
+        `grant_type=client_credentials&client_secret=${merchant.clientSecret}`,
+      ),
+    );
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({ error: 'invalid_request', errors: [{ pointer: '#/client_secret' }] });
+    const otherId = await read(
+      await token(
+        { authorization: basic(merchant.clientId, merchant.clientSecret) },
+        'grant_type=client_credentials&client_id=someone_else',
+      ),
+    );
+    expect(otherId.body).toMatchObject({ error: 'invalid_request', errors: [{ pointer: '#/client_id' }] });
+    const none = await read(await token({}, 'grant_type=client_credentials'));
+    expect(none.status).toBe(400);
+    expect(none.body.errors.map((e: Body) => e.pointer)).toEqual(['#/client_id', '#/client_secret']);
+    expect(none.body.error_description).toBe(none.body.detail);
+  });
+
+  it('names an unsupported grant type, and answers application/json to a client that asks only for it', async () => {
+    const grant = await read(await token({ authorization: basic(merchant.clientId, merchant.clientSecret) }, 'grant_type=password'));
+    expect(grant).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/^application\/problem\+json/),
+      body: { error: 'unsupported_grant_type' },
+    });
+    const asked = await read(await token({ accept: 'application/json' }, 'grant_type=password&client_id=a&client_secret=b'));
+    expect(asked.type).toMatch(/^application\/json/);
+    expect(asked.body).toMatchObject({ error: 'unsupported_grant_type', status: 400 });
+    const unauthorized = await read(
+      await token({ accept: 'application/json', authorization: basic(merchant.clientId, 'sk_wrong') }, 'grant_type=client_credentials'),
+    );
+    expect(unauthorized).toMatchObject({
+      status: 401,
+      type: expect.stringMatching(/^application\/json/),
+      body: { error: 'invalid_client' },
+    });
+    const both = await read(await token({ accept: 'application/json, application/problem+json' }, 'grant_type=password'));
+    expect(both.type).toMatch(/^application\/problem\+json/);
+  });
+
+  it('keeps other operations and statuses problem+json whatever the Accept', async () => {
+    const other = await fetch(`${service.baseUrl}/v1/events`, { headers: { accept: 'application/json' } });
+    expect(other.status).toBe(401);
+    expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+});
