@@ -925,7 +925,7 @@ export interface components {
          * @example Invoice 0042
          */
         RemittanceInformation: string | null;
-        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded half up to the cent. */
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded up to the cent, so the debit always covers the value sent. */
         FxConversion: {
             /** @description USD debited from the account. */
             sourceAmount: components["schemas"]["DecimalAmount"];

@@ -208,11 +208,8 @@ export class Transfers {
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     // The amount is what the beneficiary receives; the account is debited its USD equivalent at today's rate.
     const conversion = body.currency === 'USD' ? undefined : convertToUsd(amountMinor, body.currency);
+    // Rounded up, the debit of a positive amount is at least a cent: no amount is too small to convert.
     const ledgerAmountMinor = conversion ? conversion.sourceMinor : amountMinor;
-    if (ledgerAmountMinor <= 0)
-      throw new Problem('invalid-amount', 'The amount converts to less than one cent.', {
-        errors: [bodyField('amount', 'too small to send')],
-      });
     return this.run('createInternationalWire', merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
