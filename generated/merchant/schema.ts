@@ -310,7 +310,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a `webhook.test` event to the registration now, signed like its other deliveries, and answers with the outcome once the receiver has answered (or after the 5-second timeout). It is sent whatever events the registration selected and whether or not it is enabled; it moves no money. The event and its delivery are kept like any other (`getEvent`, `listWebhookDeliveries`).
+         * @description Sends a `webhook.test` event to the registration now, signed like its other deliveries, and answers with the outcome once the receiver has answered (or after the 5-second timeout). It is sent whatever events the registration selected and whether or not it is enabled; it moves no money. The event and its delivery are kept like any other (`getEvent`, `listWebhookDeliveries`), except that only the registration's 100 newest test events are kept: an older one is deleted with its delivery. A test counts against the same delivery bounds as real deliveries (64 in flight to one receiver, its scheme, host and port; 128 for one merchant): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
          */
         post: operations["testWebhook"];
         delete?: never;
