@@ -131,14 +131,14 @@ export class Payments {
       },
     });
     const byKey = claimOf(`partner:${partnerId}`, 'createPaymentRequest', idempotencyKey, body);
-    const result = await idempotent(this.store, [byUniqueId, byKey], (trx) => this.insert(trx, partnerId, body, context));
+    const result = await idempotent(this.store, [byUniqueId, byKey], {
+      run: (trx) => this.insert(trx, partnerId, body, context),
+      current: (first: Payment) => this.get(partnerId, first.paymentId),
+    });
     if (!result.replayed) this.settings.onCreated?.();
-    if (!result.replayed || result.replayOf !== byUniqueId)
-      return { status: result.status as 201, body: result.body, replayed: result.replayed };
-    // A repeated unique id answers 200 with the payment as it is now, not as it was stored.
-    const payments = this.store.db.selectFrom('payments').selectAll();
-    const now = await payments.where('payment_id', '=', result.body.paymentId).executeTakeFirstOrThrow();
-    return { status: 200, body: toPayment(now), replayed: true };
+    // Either replay shows the payment as it is now; a repeated unique id answers 200, as its contract says.
+    const status = result.replayed && result.replayOf === byUniqueId ? 200 : (result.status as 201);
+    return { status, body: result.body, replayed: result.replayed };
   }
 
   /** Checks the request against the payee's details and writes the payment with its first state. */

@@ -14,7 +14,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type IdempotencyClaim, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 
 type CS = C['schemas'];
 type ES = E['schemas'];
@@ -184,23 +184,38 @@ export class Recipients {
       route: 'ACH' | 'WIRE';
       details: unknown;
     },
-    answer: (row: Selectable<PayeeTable>) => T,
+    answer: (row: Selectable<PayeeTable>) => T & { id: number },
   ): Promise<StoredResponse<T>> {
-    return idempotent(this.store, claim, async (trx) => {
-      const row = await trx
-        .insertInto('payees')
-        .values({
-          ...payeeColumns(values.merchantId, values),
-          kind: values.kind,
-          partner_id: values.partnerId,
-          rail_payee_id: newRailPayeeId(),
-          payment_method_type: values.method,
-          route: values.route,
-          details: JSON.stringify(values.details),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: answer(row) };
+    // A replay reads the payee as the partner's reads would now: not found once its merchant is no longer linked.
+    const current = async (first: T & { id: number }) => {
+      const row = await this.store.db
+        .selectFrom('payees')
+        .selectAll()
+        .where('id', '=', first.id)
+        .where('kind', '=', values.kind)
+        .where('merchant_id', 'in', linkedTo(this.store.db, values.partnerId))
+        .executeTakeFirst();
+      if (!row) throw new Problem('not-found', `No ${values.kind} ${first.id} exists for the merchants linked to this partner.`);
+      return answer(row);
+    };
+    return idempotent<T & { id: number }>(this.store, claim, {
+      current,
+      run: async (trx) => {
+        const row = await trx
+          .insertInto('payees')
+          .values({
+            ...payeeColumns(values.merchantId, values),
+            kind: values.kind,
+            partner_id: values.partnerId,
+            rail_payee_id: newRailPayeeId(),
+            payment_method_type: values.method,
+            route: values.route,
+            details: JSON.stringify(values.details),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: answer(row) };
+      },
     });
   }
 

@@ -37,30 +37,33 @@ export class Payees {
 
   /** Under the Idempotency-Key, when sent: groups A and B create payees through the one operation createPayee. */
   async create(merchantId: number, body: Schemas['PayeeCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Payee>> {
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createPayee', idempotencyKey, body), async (trx) => {
-      const now = Date.now();
-      const row = await trx
-        .insertInto('payees')
-        .values({
-          merchant_id: merchantId,
-          payee_type: body.payeeType,
-          name: body.name,
-          email: body.EmailAddress,
-          phone: body.phoneNumber ?? null,
-          tax_id: body.taxId ?? null,
-          id_type: body.idType ?? null,
-          address_line: body.address.addressLine,
-          state: body.address.state,
-          city: body.address.city,
-          country: body.address.country,
-          postal_code: body.address.postalCode,
-          date_of_birth: body.dateOfBirth ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: toPayee(row) };
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createPayee', idempotencyKey, body), {
+      current: (first) => this.get(merchantId, first.id),
+      run: async (trx) => {
+        const now = Date.now();
+        const row = await trx
+          .insertInto('payees')
+          .values({
+            merchant_id: merchantId,
+            payee_type: body.payeeType,
+            name: body.name,
+            email: body.EmailAddress,
+            phone: body.phoneNumber ?? null,
+            tax_id: body.taxId ?? null,
+            id_type: body.idType ?? null,
+            address_line: body.address.addressLine,
+            state: body.address.state,
+            city: body.address.city,
+            country: body.address.country,
+            postal_code: body.address.postalCode,
+            date_of_birth: body.dateOfBirth ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: toPayee(row) };
+      },
     });
   }
 
