@@ -11,6 +11,7 @@ import type { Database } from '../store/schema.js';
 import { conflictOn } from '../store/unique-violation.js';
 import { findAccount, findBusiness, pathParam } from './lookups.js';
 import { toAccount, toBalance, type Account, type Balance } from './views.js';
+import { cutToCodePoints } from '../text/code-points.js';
 
 type Schemas = components['schemas'];
 
@@ -87,7 +88,8 @@ export class BankAccounts {
           .values({
             business_id: businessId,
             merchant_id: merchantId,
-            account_name: body.accountName ?? `${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`.slice(0, 100),
+            account_name:
+              body.accountName ?? cutToCodePoints(`${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`, 100),
             account_type: accountType,
             account_number: body.presetAccountNumber ?? (await assignNumber(trx)),
             funding_account_id: fundingAccountId,

@@ -14,6 +14,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type IdempotencyClaim, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { cutToCodePoints } from '../text/code-points.js';
 import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 
 type CS = C['schemas'];
@@ -89,7 +90,7 @@ export function payeeColumns(
     tax_id: fields.taxId ?? null,
     id_type: fields.idType ?? null,
     // Two lines of up to 200 each become group A's one addressLine, which holds 200.
-    address_line: address ? [address.line1, address.line2].filter(Boolean).join(', ').slice(0, 200) : '',
+    address_line: address ? cutToCodePoints([address.line1, address.line2].filter(Boolean).join(', '), 200) : '',
     state: address?.state ?? '',
     city: address?.city ?? '',
     country: address?.countryCode ?? '',

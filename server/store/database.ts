@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Sqlit
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
+import { withWellFormedParameters } from './well-formed-parameters.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -95,7 +96,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     // An idle connection the server drops (restart, failover, admin shutdown) is discarded by the pool and
     // replaced on the next query; unhandled, the pool's error event would end the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new PostgresDialect({ pool })) });
     store = { db, dialect: 'postgres', close: () => db.destroy() };
   } else {
     const file = url.replace(/^sqlite:(\/\/)?/, '');
@@ -112,7 +113,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new SqliteDialect({ database: statements })) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (options.migrate !== false) {
