@@ -10,6 +10,7 @@ import { abaIsValid } from '../banking/routing-numbers.js';
 import { Problem, bodyField } from '../problems.js';
 import { newRailPayeeId } from '../ids/identifiers.js';
 import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
+import { folded, foldedContains } from '../store/case-folding.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type IdempotencyClaim, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
@@ -316,8 +317,8 @@ export class Recipients {
     if (query.PayeePaymentMethodType) q = q.where('payment_method_type', '=', query.PayeePaymentMethodType);
     if (query.Route) q = q.where('route', '=', query.Route);
     if (query.SearchText) {
-      const pattern = `%${query.SearchText.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\')`);
+      const text = query.SearchText;
+      q = q.where((eb) => eb.or([foldedContains('name', text), foldedContains('email', text)]));
     }
     const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     const sortColumn = (
@@ -331,7 +332,7 @@ export class Recipients {
       } as const
     )[query.SortProperty ?? 'id'];
     const direction = query.IsDescending ? 'desc' : 'asc';
-    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? sql`lower(${sql.ref(sortColumn)})` : sql.ref(sortColumn);
+    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? folded(sql.ref(sortColumn)) : sql.ref(sortColumn);
     const rows = await q
       .selectAll()
       .orderBy(sortKey, direction)

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { registerCaseFolding } from './case-folding.js';
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
@@ -102,6 +103,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     const file = url.replace(/^sqlite:(\/\/)?/, '');
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SQLite(file);
+    registerCaseFolding(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
