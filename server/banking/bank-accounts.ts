@@ -12,6 +12,7 @@ import { conflictOn } from '../store/unique-violation.js';
 import { findAccount, findBusiness, pathParam } from './lookups.js';
 import { BankingReads } from './reads.js';
 import { toAccount, toBalance, type Account, type Balance } from './views.js';
+import { cutToCodePoints } from '../text/code-points.js';
 
 type Schemas = components['schemas'];
 
@@ -96,7 +97,7 @@ export class BankAccounts {
               business_id: businessId,
               merchant_id: merchantId,
               account_name:
-                body.accountName ?? `${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`.slice(0, 100),
+                body.accountName ?? cutToCodePoints(`${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`, 100),
               account_type: accountType,
               account_number: body.presetAccountNumber ?? (await assignNumber(trx)),
               funding_account_id: fundingAccountId,
