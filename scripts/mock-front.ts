@@ -9,7 +9,7 @@
 //
 // Tokens: the mock's token operations are answered by Prism; the front notes each access token they issue, and
 // a secured operation takes only a token one of the mocks started together issued (any kind, see the README).
-// Dynamic mode: a generated page of a cursor list always says it is the last (`nextCursor: null`), so pagers end.
+// Dynamic mode: a generated page of a list always says it is the last (lastPage below), so pagers end.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -63,12 +63,32 @@ const resolve = (doc: Json, node: any): any => {
   return n;
 };
 
-/** Whether a schema (after $refs, through allOf/oneOf/anyOf) declares `nextCursor`: a cursor list's page. */
-export function isCursorList(doc: Json, node: unknown): boolean {
+/** Whether a schema (after $refs, through allOf/oneOf/anyOf) declares a property: `nextCursor` marks a cursor
+ * list's page, `totalCount` a numbered page's. */
+function declares(doc: Json, node: unknown, property: string): boolean {
   const schema = resolve(doc, node);
   if (!schema || typeof schema !== 'object') return false;
-  if (schema.properties && 'nextCursor' in schema.properties) return true;
-  return [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s: unknown) => isCursorList(doc, s));
+  if (schema.properties && property in schema.properties) return true;
+  return [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s: unknown) => declares(doc, s, property));
+}
+
+/** Whether a response schema is a cursor list's page. */
+export const isCursorList = (doc: Json, node: unknown): boolean => declares(doc, node, 'nextCursor');
+
+/**
+ * A generated page made the last one, so that a client's pager ends against the dynamic mock: a cursor page's
+ * `nextCursor` null, a numbered page's `totalCount` what it holds (the pagers stop once they have seen as many).
+ */
+function lastPage(doc: Json, schema: unknown): ((page: Json) => void) | undefined {
+  if (isCursorList(doc, schema))
+    return (page) => {
+      page.nextCursor = null;
+    };
+  if (declares(doc, schema, 'totalCount'))
+    return (page) => {
+      if (Array.isArray(page.data)) page.totalCount = page.data.length;
+    };
+  return undefined;
 }
 
 /** The bundle as the front validates it: every path at the mock's root, as Prism serves it (Prism ignores the path
@@ -108,10 +128,10 @@ function forwardOf(req: Request): Forward {
 function proxy(options: MockFrontOptions, doc: Json, method: string, path: string): OperationHandler<never, Forward> {
   const op = doc.paths[path][method] as Json;
   const secured = (op.security ?? doc.security ?? []).length > 0;
-  const lists = Object.fromEntries(
+  const lastPages = Object.fromEntries(
     Object.entries<Json>(op.responses ?? {}).map(([status, r]) => [
       status,
-      isCursorList(doc, resolve(doc, r)?.content?.['application/json']?.schema),
+      lastPage(doc, resolve(doc, r)?.content?.['application/json']?.schema),
     ]),
   );
   return async ({ body, context }) => {
@@ -126,7 +146,8 @@ function proxy(options: MockFrontOptions, doc: Json, method: string, path: strin
     const text = await answer.text();
     const json = text && /json/i.test(answer.headers.get('content-type') ?? '') ? (JSON.parse(text) as Json) : undefined;
     if (!secured && answer.ok && typeof json?.access_token === 'string') options.issuedTokens.add(json.access_token);
-    if (options.dynamic && answer.ok && lists[String(answer.status)] && json && typeof json === 'object') json.nextCursor = null;
+    const endPage = lastPages[String(answer.status)];
+    if (options.dynamic && answer.ok && endPage && json && typeof json === 'object') endPage(json);
     const passed: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!notPassedBack.has(name)) passed[name] = value;

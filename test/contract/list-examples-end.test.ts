@@ -3,15 +3,8 @@
 // with a cursor would make every pager run against the mock loop for ever.
 import { describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
+import { isCursorList } from '../../scripts/mock-front.js';
 import { bundles, operationsOf, resolve, type Json } from '../support/contract.js';
-
-/** Whether a response schema (after $refs and allOf) declares a `nextCursor` property: a cursor list. */
-function isCursorList(doc: Json, node: any): boolean {
-  const schema = resolve(doc, node);
-  if (!schema || typeof schema !== 'object') return false;
-  if (schema.properties && 'nextCursor' in schema.properties) return true;
-  return [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s: any) => isCursorList(doc, s));
-}
 
 const cases = groups.flatMap((group) => {
   const doc = bundles[group];
