@@ -810,7 +810,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Client credentials grant (RFC 6749 section 4.4). Send it as JSON, as the seed shows, or as an `application/x-www-form-urlencoded` form. */
+        /** @description Client credentials grant (RFC 6749 section 4.4). Send it as JSON or as an `application/x-www-form-urlencoded` form (what standard OAuth client libraries send). */
         OAuthTokenRequest: {
             /**
              * @description The Client ID from the merchant console (public).
@@ -1946,7 +1946,7 @@ export interface components {
         IdentityVerificationId: number;
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
