@@ -169,7 +169,7 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
         const height = await page.evaluate(
           () => (globalThis as unknown as { document: { body: { scrollHeight: number } } }).document.body.scrollHeight,
         );
-        expect(height, `${file} is ${height} px tall`).toBeLessThan(16_000);
+        expect(height, `${file} is ${height} px tall`).toBeLessThan(20_000);
 
         await page.screenshot({ path: `${screenshots}${name}.png`, fullPage: true, timeout: 60_000 });
         expectClean(opened);
