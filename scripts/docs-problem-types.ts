@@ -1,4 +1,4 @@
-// The problem catalogue in the docs: on the landing page, every kind with its status, title and the operations that
+// The problem catalogue in the docs: on the errors guide, every kind with its status, title and the operations that
 // answer it (from each operation's `x-problem-types`); on each reference page, every operation's own kinds, appended
 // to its description (Redoc shows no vendor extension on its own).
 import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
@@ -8,7 +8,7 @@ import { escapeHtml } from './docs-markdown.js';
 
 type Kind = keyof typeof problemTypes;
 
-/** The landing page's anchor of the catalogue, which each operation's list links to. */
+/** The errors guide's anchor of the catalogue, which each operation's list links to. */
 export const catalogueAnchor = 'problem-types';
 
 const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (op['x-problem-types'] as Kind[]) : []);
@@ -17,7 +17,7 @@ const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (o
 function operationTable(kinds: Kind[]): string {
   const rows = kinds.map((k) => `| \`${k}\` | ${problemTypes[k]?.status ?? '?'} | ${problemTypes[k]?.title ?? ''} |`);
   return [
-    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](index.html#${catalogueAnchor})):`,
+    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](errors.html#${catalogueAnchor})):`,
     '',
     '| kind | status | title |',
     '|---|---|---|',

@@ -241,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Open an account
-         * @description Opens a USD deposit account for the business in the path, which must be `active` (422 otherwise) with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where its balance is read. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Opens a USD deposit account for the business in the path, which must be `active` (422 otherwise) with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where the account is read (`getAccount`). Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -839,7 +839,7 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
@@ -2790,6 +2790,7 @@ export interface operations {
             /** @description The verification was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2872,6 +2873,7 @@ export interface operations {
             /** @description The counterparty was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3172,6 +3174,7 @@ export interface operations {
             /** @description The transfer was accepted (or, on a replay, the stored response). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3219,6 +3222,7 @@ export interface operations {
             /** @description The transfer was accepted (or, on a replay, the stored response). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3266,6 +3270,7 @@ export interface operations {
             /** @description The transfer was accepted (or, on a replay, the stored response). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3313,6 +3318,7 @@ export interface operations {
             /** @description The transfer was accepted (or, on a replay, the stored response). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3360,6 +3366,7 @@ export interface operations {
             /** @description The transfer was accepted (or, on a replay, the stored response). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3448,6 +3455,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };

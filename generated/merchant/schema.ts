@@ -1393,7 +1393,7 @@ export interface components {
             Description?: string;
         };
         /**
-         * @description An event a registration can select: a payout's (`payout.<state>`), a banking transfer's (`transfer.<status>`) or an identity verification's (`verification.updated`). `webhook.test` is sent by `testWebhook` whatever is selected.
+         * @description An event a registration can select: a payout's (`payout.<state>`), a partner payment request's (`payment.<status>`), a banking transfer's (`transfer.<status>`), an identity verification's (`verification.updated`) or a notification of change (`noc.received`). A registration made without `events` receives every one of them. `webhook.test` is sent by `testWebhook` whatever is selected.
          * @example payout.completed
          * @enum {string}
          */
@@ -1531,7 +1531,7 @@ export interface components {
          */
         EventId: string;
         /**
-         * @description What happened: a payout entered a state (`payout.<state>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), or a `webhook.test` delivery was asked for.
+         * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
          * @example payout.completed
          * @enum {string}
          */
@@ -1951,7 +1951,7 @@ export interface components {
         IdentityVerificationId: number;
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
@@ -3200,6 +3200,7 @@ export interface operations {
             /** @description The webhook was registered. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

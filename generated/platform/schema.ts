@@ -786,7 +786,7 @@ export interface components {
             Description?: string;
         };
         /**
-         * @description What happened: a payout entered a state (`payout.<state>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), or a `webhook.test` delivery was asked for.
+         * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
          * @example payout.completed
          * @enum {string}
          */
@@ -1156,7 +1156,7 @@ export interface components {
         IdentityVerificationId: number;
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;

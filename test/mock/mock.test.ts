@@ -3,7 +3,7 @@
 // refuses a missing token and an invalid body with a problem, and every answer validates against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../client/webhook-signature.js';
-import { handlePayoutWebhook, quickStart } from '../../docs/landing/quickstart.js';
+import { handlePayoutWebhook, quickStart } from '../../docs/guides/quickstart.js';
 import { routes as bankingRoutes } from '../../generated/banking/routes.js';
 import { routes as counterpartyRoutes } from '../../generated/counterparty/routes.js';
 import { routes as merchantRoutes } from '../../generated/merchant/routes.js';
@@ -132,7 +132,7 @@ describe.each(groups)('the %s mock', (group) => {
   });
 });
 
-// The quick start the landing page shows (docs/landing/quickstart.ts), run against the mocks: it works, and
+// The quick start the quick-start guide shows (docs/guides/quickstart.ts), run against the mocks: it works, and
 // each body it sends is one of the contract's request examples, so the page and the reference agree.
 describe('the docs quick start', () => {
   afterEach(() => {

@@ -171,7 +171,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const w = await world(acme);
       const { data, response } = await pull(acme, w.accountId, w.ach, 25000, { description: 'Initial funding', externalId: 'fund-1' });
       expect(response.status).toBe(201);
-      expect(response.headers.get('location')).toBeNull(); // openapi/DECISIONS.md, "Success codes and Location"
+      expect(response.headers.get('location')).toBe(`/finance/api/v1/transaction/${data!.id}`);
       const accepted = {
         type: 'ACH_PULL',
         amount: '25000.00',

@@ -1,4 +1,4 @@
-// The landing page's quick start with the generated client. The page shows the code between each
+// The quick-start guide's code with the generated client. The page shows the code between each
 // `docs:begin <name>` and `docs:end <name>` marker; test/mock/mock.test.ts runs these functions against the
 // Prism mocks and checks every request body against the contract's examples, so the page shows code that
 // type-checks and works. Keep the bodies equal to the examples in openapi/ (the test fails otherwise).
