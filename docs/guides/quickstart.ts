@@ -62,7 +62,7 @@ export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }:
   console.log(`fee ${fee.totalFee} ${fee.currency}, debit ${fee.totalDebit}`);
 
   // 4. The payout: accepted (202) in state `created` and processed asynchronously. The Idempotency-Key makes
-  //    a retry after a network error safe: the same key and body replay the first answer.
+  //    a retry after a network error safe: the same key and body replay the first answer (with the resource as it is now).
   const payout = await unwrap(
     merchant.POST('/v1/payouts', {
       params: { header: { 'Idempotency-Key': crypto.randomUUID() } },

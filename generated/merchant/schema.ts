@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payee
-         * @description Creates a payee of the calling merchant. An individual needs only basic contact data; a business also needs `taxId` and `phoneNumber`, or the request is refused with 400 naming the missing field. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a payee of the calling merchant. An individual needs only basic contact data; a business also needs `taxId` and `phoneNumber`, or the request is refused with 400 naming the missing field. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createPayee"];
         delete?: never;
@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Add a payee account
-         * @description Adds a bank account or an IBAN account to a payee. A `BANK_ACCOUNT` needs accountHolderName, bankName, routingNumber, accountNumber and accountType; an `IBAN` account needs `IBAN` (checked with its mod-97 check digits). A payee holds at most 20 accounts. Send an `Idempotency-Key` to make retries safe: the same key, payee and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another payee or body is refused with 409.
+         * @description Adds a bank account or an IBAN account to a payee. A `BANK_ACCOUNT` needs accountHolderName, bankName, routingNumber, accountNumber and accountType; an `IBAN` account needs `IBAN` (checked with its mod-97 check digits). A payee holds at most 20 accounts. Send an `Idempotency-Key` to make retries safe: the same key, payee and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another payee or body is refused with 409.
          */
         post: operations["createPayeeAccount"];
         delete?: never;

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payee
-         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field). Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409. A key holds across this API and the merchant payout API's `POST /v1/payees`: both are the one operation `createPayee`.
+         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field). Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409. A key holds across this API and the merchant payout API's `POST /v1/payees`: both are the one operation `createPayee`.
          */
         post: operations["createPayee"];
         delete?: never;

@@ -8,6 +8,7 @@ import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { takeTurn } from '../store/turns.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookRegistrations } from './webhook-registrations.js';
 
@@ -113,6 +114,8 @@ export class WebhookDeliveries {
       .executeTakeFirst();
     if (!oldestKept) return;
     await this.store.db.transaction().execute(async (trx) => {
+      // Concurrent tests of one registration prune one at a time: two deleting the same rows could deadlock.
+      await takeTurn(trx, this.store.dialect, `webhook-tests\n${webhookId}`);
       const ids = (
         await trx
           .selectFrom('events as e')

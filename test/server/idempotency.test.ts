@@ -7,7 +7,8 @@
 //   nothing written; concurrent copies → one carried out, every answer the same; no key → carried out every
 //   time; another caller's same key → its own; a refused request keeps nothing, so its key carries out a retry;
 //   a replay after a change answers the resource as it is now (404 once removed), never the stored copy.
-// Then the edges: a replayed webhook secret after rotation and deletion, a key's lifetime, both keys on one payment request, payments made before migration 0006.
+// Then the edges: a replayed webhook secret after rotation and deletion, a key's lifetime, both keys on one
+// payment request, payments made before migration 0006.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyLifetimeMs } from '../../server/store/idempotency.js';
