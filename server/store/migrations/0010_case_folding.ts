@@ -10,8 +10,9 @@ export function migration(store: Store): Migration {
       if (store.dialect !== 'postgres') return;
       const icu = await sql<{ found: number }>`select 1 as found from pg_collation where collname = 'und-x-icu'`.execute(db);
       const lower = icu.rows.length > 0 ? sql.raw(`lower(t collate "und-x-icu")`) : sql.raw('lower(t)');
+      // A quoted body rather than `return ...`, which PostgreSQL takes only from version 14.
       await sql`create function fold_case(t text) returns text language sql immutable strict parallel safe
-        return translate(${lower}, 'ς', 'σ')`.execute(db);
+        as $$ select translate(${lower}, 'ς', 'σ') $$`.execute(db);
     },
   };
 }
