@@ -196,7 +196,7 @@ export function typeScriptSample(r: SampleRequest, doc: Node, successStatus: num
     ].join('\n');
   }
   const params: Record<string, Node> = {};
-  for (const p of r.parameters) (params[p.in] ??= {})[p.name] = p.value;
+  for (const p of r.parameters) params[p.in] = { ...params[p.in], [p.name]: p.value };
   const init: Node = {};
   if (Object.keys(params).length > 0) init.params = params;
   if (r.body !== undefined) init.body = r.body;
