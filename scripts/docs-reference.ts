@@ -26,6 +26,17 @@ async function attributionDataUri(): Promise<string> {
   return `data:image/svg+xml;base64,${Buffer.from(svg.trim()).toString('base64')}`;
 }
 
+/**
+ * Redoc's options (one JSON object: Redocly reads `--openapi` whole): no telemetry; the download button and link,
+ * to the published document (a path relative to the page); and the sample languages, in this order: Redoc shows
+ * only the `x-codeSamples` of the languages listed, and the request body as "Payload".
+ */
+const redocOptions = (download: string) => ({
+  disableTelemetry: true,
+  downloadUrls: [{ title: 'OpenAPI document', url: download }],
+  codeSamples: { languages: [{ lang: 'curl' }, { lang: 'TypeScript' }, { lang: 'Payload' }] },
+});
+
 /** The group's document exactly as its reference page shows it (and as published for download). */
 export async function referenceDocument(group: Group): Promise<Node> {
   const bundle = JSON.parse(await readFile(bundlePath(group), 'utf8')) as Node;
@@ -56,9 +67,8 @@ export async function buildReferencePage(group: Group, title: string, outFile: s
     template,
     '--title',
     title,
-    '--openapi.disableTelemetry',
-    // Redoc's download button and link, to the published document (a path relative to the page).
-    `--openapi.downloadUrls=${basename(published)}`,
+    '--openapi',
+    JSON.stringify(redocOptions(basename(published))),
     '--lint-config',
     'off',
   ];
