@@ -315,3 +315,40 @@ describe('the TypeScript samples', () => {
     }
   }, 120_000);
 });
+
+describe('the open enumerations of the reference documents', () => {
+  /** Every object node of a document, with where it is. */
+  const nodes = (n: unknown, at = '#'): [string, Node][] =>
+    !n || typeof n !== 'object'
+      ? []
+      : [
+          ...(Array.isArray(n) ? [] : [[at, n as Node] as [string, Node]]),
+          ...Object.entries(n).flatMap(([k, v]) => nodes(v, `${at}/${k}`)),
+        ];
+  const openMember = (doc: Node, m: Node) => deref(doc, m)?.['x-open-enum-value'] === true;
+
+  it.each(groups)('shows each open enumeration of %s as its values, marked extensible, where the contract has it open', async (group) => {
+    const source = JSON.parse(await readFile(join(repoRoot, `generated/${group}/openapi.json`), 'utf8')) as Node;
+    const open = nodes(source).filter(([, n]) => Array.isArray(n.anyOf) && n.anyOf.some((m: Node) => openMember(source, m)));
+    expect(open.length, 'the contract has open enumerations').toBeGreaterThan(0);
+    const shown = new Map(nodes(documents[group]));
+    for (const [at, n] of open) {
+      const closed = shown.get(at)!;
+      const known = (n.anyOf as Node[]).map((m) => deref(source, m)).find((m) => Array.isArray(m.enum))!;
+      expect(closed.anyOf, at).toBeUndefined();
+      const values = known.enum.filter((v: unknown) => v !== null);
+      expect(
+        closed['x-extensible-enum'].filter((v: unknown) => v !== null),
+        at,
+      ).toEqual(values);
+      expect(
+        closed.enum.filter((v: unknown) => v !== null),
+        at,
+      ).toEqual(values);
+      expect(closed.description, at).toMatch(/The enumeration is open/);
+    }
+    expect(
+      nodes(documents[group]).filter(([, n]) => Array.isArray(n.anyOf) && n.anyOf.some((m: Node) => openMember(documents[group], m))),
+    ).toEqual([]);
+  });
+});
