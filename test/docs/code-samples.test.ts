@@ -139,7 +139,7 @@ const distinctive = (v: unknown) => (typeof v === 'number' ? v >= 100 : typeof v
  */
 function learn(documented: unknown, actual: unknown, into: Map<string, string>, overwrite: boolean, key = ''): void {
   if (Array.isArray(documented) && Array.isArray(actual)) {
-    documented.forEach((d, i) => learn(d, actual[i], into, false, key));
+    for (const [i, d] of documented.entries()) learn(d, actual[i], into, false, key);
   } else if (documented && actual && typeof documented === 'object' && typeof actual === 'object') {
     for (const [k, d] of Object.entries(documented)) learn(d, (actual as Node)[k], into, overwrite, k);
   } else if (identifying.test(key) && distinctive(documented) && (typeof actual === 'string' || typeof actual === 'number')) {
