@@ -3,7 +3,7 @@
 // to its description (Redoc shows no vendor extension on its own).
 import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
 import { groups, type Group } from '../generated/index.js';
-import { operationsOf, type Node } from './docs-contract.js';
+import { operationsOf, type DocumentTransform, type Node } from './docs-contract.js';
 import { escapeHtml } from './docs-markdown.js';
 
 type Kind = keyof typeof problemTypes;
@@ -25,15 +25,13 @@ function operationTable(kinds: Kind[]): string {
   ].join('\n');
 }
 
-/** A copy of a bundled document whose operations' descriptions end with the kinds they answer. */
-export function withProblemTypes(doc: Node): Node {
-  const copy = structuredClone(doc) as Node;
-  for (const { op } of operationsOf(copy)) {
+/** The reference's transform that ends each operation's description with the kinds it answers. */
+export const problemTypesTransform: DocumentTransform = {
+  operation({ op }) {
     const kinds = kindsOf(op);
     if (kinds.length > 0) op.description = `${String(op.description ?? '').trimEnd()}\n\n${operationTable(kinds)}`;
-  }
-  return copy;
-}
+  },
+};
 
 /** Which operations answer each kind: a phrase where they are all of a kind of operation, else their names. */
 export function answeredBy(bundles: Record<Group, Node>): Record<Kind, string> {

@@ -559,7 +559,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The verification's identifier. */
+                /**
+                 * @description The verification's identifier.
+                 * @example 5523
+                 */
                 verificationId: components["schemas"]["IdentityVerificationId"];
             };
             cookie?: never;
@@ -3606,7 +3609,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The verification's identifier. */
+                /**
+                 * @description The verification's identifier.
+                 * @example 5523
+                 */
                 verificationId: components["schemas"]["IdentityVerificationId"];
             };
             cookie?: never;

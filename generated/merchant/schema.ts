@@ -367,7 +367,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;
@@ -3505,7 +3508,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;

@@ -46,6 +46,11 @@ interface PageGlobals {
   };
 }
 
+/** The frame callback, to take a screenshot once the page has painted what it scrolled to. */
+interface Painter {
+  requestAnimationFrame(callback: () => void): void;
+}
+
 /** Goes to a Redoc route (`#/payees/createpayee`) without reloading the page. */
 async function goToRoute(page: Page, href: string): Promise<void> {
   await page.evaluate((h) => {
@@ -278,6 +283,59 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     }
     expect(missing).toEqual([]);
   }, 300_000);
+
+  it('shows an operation with its curl and TypeScript samples, open enumerations with their values, and the document', async () => {
+    const opened = await open('merchant.html#/payouts/createpayout');
+    const { page } = opened;
+    const content = () => page.locator('#api-content').innerText();
+    try {
+      await page.getByRole('heading', { name: 'Create a payout' }).first().waitFor({ timeout: 60_000 });
+      // The samples come from the reference document (x-codeSamples); Redoc shows one language at a time.
+      const codeBlocks = page.locator('[data-component-name="CodeBlock/CodeBlock"]');
+      await expect
+        .poll(() => codeBlocks.allInnerTexts(), { timeout: 15_000 })
+        .toContainEqual(expect.stringContaining("curl -X POST 'https://api.payouts.example/v1/payouts'"));
+      const language = page.locator('button[aria-haspopup="menu"]', { hasText: /^curl$/ });
+      await language.click();
+      const choices = page.locator('[role="menuitem"]');
+      await expect.poll(() => choices.allInnerTexts()).toEqual(expect.arrayContaining(['curl', 'TypeScript']));
+      await page.screenshot({ path: `${screenshots}reference-samples.png` });
+      await choices.filter({ hasText: /^TypeScript$/ }).click();
+      await expect
+        .poll(() => codeBlocks.allInnerTexts(), { timeout: 15_000 })
+        .toContainEqual(expect.stringMatching(/createMerchantClient[\s\S]*merchant\.POST\('\/v1\/payouts'/));
+
+      // An open enumeration reads as its values, with the note that more may come, and no "Any of" choice.
+      await goToRoute(page, '#/payouts/getpayout');
+      await page.getByRole('heading', { name: 'Retrieve a payout' }).first().waitFor({ timeout: 15_000 });
+      await expect.poll(content, { timeout: 15_000 }).toContain('(PayoutState)');
+      const text = await content();
+      const states = bundles.merchant.components.schemas.PayoutState.enum as string[];
+      const field = text.slice(text.indexOf('(PayoutState)'));
+      expect(field).toMatch(/The enumeration is open/);
+      expect(field.slice(field.indexOf('Enum:'), field.indexOf('Enum:') + 200)).toMatch(
+        new RegExp(states.map((v) => `"${v}"`).join('\\s+')),
+      );
+      expect(text).not.toMatch(/any of/i);
+      expect(text).not.toContain('OpenEnumValue');
+      const stateField = page.locator('#api-content').getByText('(PayoutState)').last();
+      await stateField.scrollIntoViewIfNeeded();
+      await expect.poll(() => stateField.isVisible()).toBe(true);
+      await page.waitForFunction(
+        () => new Promise((painted) => (globalThis as unknown as Painter).requestAnimationFrame(() => painted(true))),
+      );
+      await page.screenshot({ path: `${screenshots}reference-enum.png` });
+
+      // The overview links the document the page shows, which the site serves.
+      await goToRoute(page, '#/');
+      await expect.poll(() => page.locator('a[download][href="merchant.openapi.json"]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const published = (await page.evaluate(async () => (await fetch('merchant.openapi.json')).json())) as Json;
+      expect(published.paths['/v1/payouts'].post['x-codeSamples'].map((s: { label: string }) => s.label)).toEqual(['curl', 'TypeScript']);
+      expectClean(opened);
+    } finally {
+      await opened.close();
+    }
+  }, 180_000);
 
   it.each(groups)(
     'renders every operation of the %s reference',
