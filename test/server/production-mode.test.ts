@@ -214,7 +214,7 @@ describe.each(stores)('ENVIRONMENT=production on $name', (kind) => {
     expect(await db.selectFrom('payment_status_changes').select('status').where('payment_id', '=', payment.paymentId).execute()).toEqual([
       { status: 'created' },
     ]);
-  });
+  }, 60_000); // Eleven operations over three groups and their deliveries: past the default 30 s on a loaded machine.
 
   // Every simulate operation of the bundled documents, as a caller might try it.
   const simulations = distinctOperations.filter((o) => o.operationId.startsWith('simulate'));
