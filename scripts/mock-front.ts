@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request } from 'express';
 import { routeTables, type Group } from '../generated/index.js';
 import { bearerCredentialOf, invalidToken, missingToken } from '../server/auth/bearer-header.js';
+import { clientCredentialsOf } from '../server/auth/client-credentials.js';
+import { oauthTokenPath } from '../server/http/oauth-token-errors.js';
 import { allowedMethods } from '../server/http/allowed-methods.js';
 import { notFound, problemHandler } from '../server/http/errors.js';
 import { chain } from '../server/http/middleware-chain.js';
@@ -134,7 +136,11 @@ function proxy(options: MockFrontOptions, doc: Json, method: string, path: strin
       lastPage(doc, resolve(doc, r)?.content?.['application/json']?.schema),
     ]),
   );
+  // The token endpoint's one rule a schema cannot state (credentials by Basic or in the body, not both, not
+  // neither) is the service's own check, so the mock refuses what the service refuses.
+  const checkClient = path === oauthTokenPath;
   return async ({ body, context }) => {
+    if (checkClient) clientCredentialsOf(context.headers.authorization, (body ?? {}) as { client_id?: string; client_secret?: string });
     const form = context.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
     const { 'content-type': _sentAs, ...headers } = context.headers;
     let sent: string | undefined;

@@ -2368,7 +2368,7 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description The client credentials are wrong, unknown or revoked; the response does not say which. Sent by HTTP Basic, the challenge is `WWW-Authenticate: Basic realm="payouts"` (RFC 6749 section 5.2). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`. */
+        /** @description The client credentials are wrong, unknown or revoked (the response does not say which), or none were sent (neither an `Authorization: Basic` header nor both body fields). Sent by HTTP Basic, or not sent, the challenge is `WWW-Authenticate: Basic realm="payouts"` (RFC 6749 section 5.2). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`. */
         OAuthInvalidClient: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2573,7 +2573,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
         "Access-Control-Allow-Origin": "*";
-        /** @description The challenge of a refused token request: `Basic realm="payouts"` when the credentials came by HTTP Basic (RFC 6749 section 5.2 asks for the scheme the client used), else `Bearer realm="payouts", error="invalid_client"`. */
+        /** @description The challenge of a refused token request: `Basic realm="payouts"` when the credentials came by HTTP Basic (RFC 6749 section 5.2 asks for the scheme the client used) or none came, else `Bearer realm="payouts", error="invalid_client"`. */
         "WWW-Authenticate-Client": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;

@@ -23,6 +23,13 @@ export const invalidBasicClient = (): Problem =>
     headers: { 'WWW-Authenticate': 'Basic realm="payouts"' },
   });
 
+/** Neither a Basic header nor both body fields: 401 `invalid_client`, challenging with the scheme to use. */
+export const noClientAuthentication = (): Problem =>
+  new Problem('invalid-client', `No client credentials were sent. ${both}`, {
+    error: 'invalid_client',
+    headers: { 'WWW-Authenticate': 'Basic realm="payouts"' },
+  });
+
 /** Form-decoding of one part of the Basic credential (`+` is a space, then percent-decoding); undefined when broken. */
 function formDecoded(part: string): string | undefined {
   try {
@@ -59,11 +66,8 @@ export function clientCredentialsOf(
     if (fields.length > 0) throw invalidRequest(fields);
     return { ...header, method: 'basic' };
   }
-  if (body.client_id === undefined || body.client_secret === undefined) {
-    throw invalidRequest([
-      ...(body.client_id === undefined ? [bodyField('client_id', both)] : []),
-      ...(body.client_secret === undefined ? [bodyField('client_secret', both)] : []),
-    ]);
-  }
+  // No (complete) client authentication at all is RFC 6749 §5.2's invalid_client, not a malformed request: the body
+  // itself is valid, since the credentials may come by Basic.
+  if (body.client_id === undefined || body.client_secret === undefined) throw noClientAuthentication();
   return { clientId: body.client_id, clientSecret: body.client_secret, method: 'body' };
 }

@@ -65,12 +65,12 @@ describe('POST /oauth/token', () => {
     }
   });
 
-  it('refuses another grant type and a missing field (400)', async () => {
+  it('refuses another grant type (400) and a missing secret, which is no client authentication (401 invalid_client)', async () => {
     const grant = await tokenRequest({ client_id: merchant.clientId, client_secret: merchant.clientSecret, grant_type: 'password' });
     expect(grant.status).toBe(400);
     const missing = await tokenRequest({ client_id: merchant.clientId, grant_type: 'client_credentials' });
-    expect(missing.status).toBe(400);
-    expect((await json(missing)).errors).toContainEqual(expect.objectContaining({ pointer: '#/client_secret' }));
+    expect(missing.status).toBe(401);
+    expect(await json(missing)).toMatchObject({ error: 'invalid_client', type: 'https://payouts.example/problems/invalid-client' });
   });
 
   it('rate limits repeated failures for a client from one address (429 with Retry-After), even with the right secret then', async () => {

@@ -84,7 +84,7 @@ describe.each(stores)('OAuth client authentication on $name', (kind) => {
     expect(challenged.headers.get('www-authenticate')).toBe('Basic realm="payouts"');
   });
 
-  it('refuses two methods at once, and no credentials at all, as 400 invalid_request naming the fields', async () => {
+  it('refuses two methods at once as 400 invalid_request naming the field, and no credentials at all as 401 invalid_client', async () => {
     const both = await read(
       await token(
         { authorization: basic(merchant.clientId, merchant.clientSecret) },
@@ -100,10 +100,16 @@ describe.each(stores)('OAuth client authentication on $name', (kind) => {
       ),
     );
     expect(otherId.body).toMatchObject({ error: 'invalid_request', errors: [{ pointer: '#/client_id' }] });
-    const none = await read(await token({}, 'grant_type=client_credentials'));
-    expect(none.status).toBe(400);
-    expect(none.body.errors.map((e: Body) => e.pointer)).toEqual(['#/client_id', '#/client_secret']);
-    expect(none.body.error_description).toBe(none.body.detail);
+    for (const body of ['grant_type=client_credentials', `grant_type=client_credentials&client_id=${merchant.clientId}`]) {
+      const none = await token({}, body);
+      expect(none.headers.get('www-authenticate'), body).toBe('Basic realm="payouts"');
+      const read_ = await read(none);
+      expect(read_, body).toMatchObject({
+        status: 401,
+        body: { error: 'invalid_client', type: 'https://payouts.example/problems/invalid-client' },
+      });
+      expect(read_.body.error_description).toBe(read_.body.detail);
+    }
   });
 
   it('names an unsupported grant type, and answers application/json to a client that asks only for it', async () => {
