@@ -177,6 +177,22 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
     expect(cancel.response.status).toBe(409);
   });
 
+  it('returns a payout once when returns race: one 200, every other a 409, one payout.returned', async () => {
+    const payout = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 40, Currency: 'USD' } }));
+    await completed(payout.PayoutUniqueReference);
+    // Through both groups at once.
+    const body = (ReturnCode: string) => ({ ...at(payout.PayoutUniqueReference), body: { ReturnCode } });
+    const answers = await Promise.all([
+      ...['R02', 'R03', 'R04'].map((code) => acme.a.POST('/v1/simulations/payouts/{PayoutUniqueReference}/return', body(code))),
+      ...['R16', 'R23', 'R29'].map((code) => acme.b.POST('/v1/simulations/payouts/{PayoutUniqueReference}/return', body(code))),
+    ]);
+    const won = answers.filter((a) => a.response.status === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((a) => a.response.status === 409)).toHaveLength(answers.length - 1);
+    expect(await read(payout.PayoutUniqueReference)).toEqual(won[0]!.data);
+    expect((await stateEvents(payout.PayoutUniqueReference)).filter((t) => t === 'payout.returned')).toHaveLength(1);
+  });
+
   it('returns only a completed payout, of the caller, with a well-formed R code', async () => {
     const held = await unwrap(
       acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 3, Currency: 'USD', Sandbox: { Hold: true } } }),
