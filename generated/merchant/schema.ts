@@ -209,7 +209,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payout
-         * @description Cancels a payout that has not started processing (state `created`); it becomes `cancelled` and a `payout.cancelled` event is sent. A payout that is processing, sent, completed or failed is refused with 409 and left unchanged. Cancelling a cancelled payout answers it again unchanged.
+         * @description Cancels a payout that has not started processing (state `created`); it becomes `cancelled` and a `payout.cancelled` event is sent. A payout that is processing, sent, completed or failed is refused with 409 and left unchanged. Cancelling a cancelled payout answers it again unchanged. In the sandbox, a payout created with `Sandbox.Hold` stays `created` until `simulatePayoutRelease`, so a test can cancel it whenever it chooses.
          */
         post: operations["cancelPayout"];
         delete?: never;
