@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Two tiers (`npm run test:fast`, `npm run test:slow`); `npm test` runs both. The fast tier is the inner loop:
-// the contract, the types, every operation through real HTTP, the client, security and the mocks. The slow
-// tier holds what spawns processes or drives a browser: fuzzing, the docs in Chromium, the packed client,
-// crash and scale-out reliability, and conformance through Prism and a second generator. The fast tier runs three
+// the contract, the types, every operation through real HTTP, the client and security. The slow tier holds what
+// spawns processes or drives a browser: fuzzing, the docs in Chromium, the packed client, crash and scale-out
+// reliability, conformance through Prism and a second generator, and the Prism mocks (both modes). The fast tier runs three
 // files at a time (package.json): they wait on HTTP and the store more than they compute.
 // Besides whole folders, two server suites that start processes: the admin CLI and `npm start` itself.
 const slow = [
@@ -14,6 +14,7 @@ const slow = [
   'test/client/package.test.ts',
   'test/reliability/**/*.test.ts',
   'test/conformance/**/*.test.ts',
+  'test/mock/**/*.test.ts',
 ];
 
 const common = { testTimeout: 30_000, hookTimeout: 60_000 };

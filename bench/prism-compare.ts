@@ -25,7 +25,7 @@ export async function runPrismCompare(): Promise<PrismCompareResult> {
   try {
     const fixture = await provision(service.url, merchant);
     const auth = { authorization: `Bearer ${fixture.token}` };
-    const mocks = await startMocks({ portBase: await freePortRange(5, 20_000, 40_000) });
+    const mocks = await startMocks({ portBase: await freePortRange(5, 20_000, 40_000), front: false });
     try {
       // Prism checks that a bearer token is present, not what it says; the same header serves both.
       prism = await measure({ url: `${mocks.urls.merchant}/v1/payees/${fixture.payeeId}`, headers: auth }, settings);

@@ -1,23 +1,25 @@
 // `buildDocs()`: the published docs in docs/dist/ (served by the server at /docs): one Redoc reference page
-// per group and the landing page, each checked to open without loading anything from another host, and the
-// quick-start scripts the landing page shows.
+// per group (with its document, `<group>.openapi.json`) and the guide pages (scripts/docs-guides.ts), each checked
+// to open without loading anything from another host, and the quick-start scripts the quick-start guide shows.
 import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadBundles, repoRoot } from './docs-contract.js';
-import { renderLanding } from './docs-landing.js';
+import { renderGuides } from './docs-guides.js';
 import { quickStartScripts } from './docs-quickstart.js';
 import { remoteReferences } from './docs-offline.js';
-import { buildReferencePage } from './docs-reference.js';
+import { buildReferencePage, referenceDocumentFile } from './docs-reference.js';
 import { groups } from '../generated/index.js';
 
 export const docsDist = `${repoRoot}docs/dist/`;
 
 export interface BuiltDocs {
   outDir: string;
-  /** Page file names, landing page first: `index.html`, then `<group>.html` in groups order. */
+  /** Page file names: the guides in reading order (`index.html` first), then `<group>.html` in groups order. */
   pages: string[];
-  /** The quick-start scripts, copied byte for byte from docs/quickstarts/ (the landing page shows them). */
+  /** The quick-start scripts, copied byte for byte from docs/quickstarts/ (the quick-start guide shows them). */
   scripts: string[];
+  /** Each group's document as its reference page shows it, `<group>.openapi.json` (the pages link them). */
+  documents: string[];
 }
 
 // Work directories live in node_modules/.cache (ignored by git, on the repository's file system, so the final
@@ -51,10 +53,11 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
     await Promise.all(
       groups.map((g) => buildReferencePage(g, `${bundles[g].info.title} reference · Payout Service`, `${staging}${g}.html`)),
     );
-    await writeFile(`${staging}index.html`, await renderLanding(bundles, new Date()));
+    const guides = await renderGuides(bundles, new Date());
+    await Promise.all(guides.map((g) => writeFile(`${staging}${g.file}`, g.html)));
     await Promise.all(quickStartScripts.map((q) => copyFile(`${repoRoot}${q.source}`, `${staging}${q.file}`)));
 
-    const pages = ['index.html', ...groups.map((g) => `${g}.html`)];
+    const pages = [...guides.map((g) => g.file), ...groups.map((g) => `${g}.html`)];
     const problems: string[] = [];
     for (const page of pages) {
       for (const found of remoteReferences(await readFile(`${staging}${page}`, 'utf8'))) problems.push(`${page}: ${found}`);
@@ -63,7 +66,7 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
 
     await mkdir(dirname(target.slice(0, -1)), { recursive: true });
     await swapIn(staging.slice(0, -1), target.slice(0, -1));
-    return { outDir: target, pages, scripts: quickStartScripts.map((q) => q.file) };
+    return { outDir: target, pages, scripts: quickStartScripts.map((q) => q.file), documents: groups.map(referenceDocumentFile) };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

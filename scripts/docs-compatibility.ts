@@ -1,4 +1,4 @@
-// The landing page's compatibility facts, read from the contract: which response fields are open enumerations
+// The compatibility guide's facts, read from the contract: which response fields are open enumerations
 // (`anyOf: [<the known values>, OpenEnumValue]`, openapi/DECISIONS.md "Compatibility") and their known values.
 import { deref, type Node } from './docs-contract.js';
 import { escapeHtml } from './docs-markdown.js';

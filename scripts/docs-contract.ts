@@ -83,3 +83,39 @@ export function sentenceContaining(text: string | undefined, needle: RegExp): st
   if (!sentence) throw new Error(`the contract no longer says ${needle}`);
   return sentence;
 }
+
+/** An operation in its place: the path item is where its shared parameters are. */
+export interface PlacedOperation extends Operation {
+  pathItem: Node;
+}
+
+/**
+ * One change the reference makes to a bundled document (docs-reference.ts applies them all in one walk):
+ * `operation` sees each operation of `paths` before its nodes are walked; `node` sees every object node, its
+ * children first, and may return a node to put in its place.
+ */
+export interface DocumentTransform {
+  operation?(o: PlacedOperation, doc: Node): void;
+  node?(node: Node, doc: Node): Node | undefined;
+}
+
+/** A copy of `source` with every transform applied in a single walk over it (the source is left as it is). */
+export function transformDocument(source: Node, transforms: DocumentTransform[]): Node {
+  const doc = structuredClone(source) as Node;
+  const walk = (n: unknown, at: string[]): unknown => {
+    if (Array.isArray(n)) return n.map((x, i) => walk(x, [...at, String(i)]));
+    if (!n || typeof n !== 'object') return n;
+    const node = n as Node;
+    if (at.length === 2 && at[0] === 'paths') {
+      for (const method of httpMethods) {
+        if (!node[method]) continue;
+        for (const t of transforms) t.operation?.({ method, path: at[1]!, op: node[method], pathItem: node }, doc);
+      }
+    }
+    for (const key of Object.keys(node)) node[key] = walk(node[key], [...at, key]);
+    let out = node;
+    for (const t of transforms) out = t.node?.(out, doc) ?? out;
+    return out;
+  };
+  return walk(doc, []) as Node;
+}

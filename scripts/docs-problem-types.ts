@@ -1,14 +1,14 @@
-// The problem catalogue in the docs: on the landing page, every kind with its status, title and the operations that
+// The problem catalogue in the docs: on the errors guide, every kind with its status, title and the operations that
 // answer it (from each operation's `x-problem-types`); on each reference page, every operation's own kinds, appended
 // to its description (Redoc shows no vendor extension on its own).
 import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
 import { groups, type Group } from '../generated/index.js';
-import { operationsOf, type Node } from './docs-contract.js';
+import { operationsOf, type DocumentTransform, type Node } from './docs-contract.js';
 import { escapeHtml } from './docs-markdown.js';
 
 type Kind = keyof typeof problemTypes;
 
-/** The landing page's anchor of the catalogue, which each operation's list links to. */
+/** The errors guide's anchor of the catalogue, which each operation's list links to. */
 export const catalogueAnchor = 'problem-types';
 
 const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (op['x-problem-types'] as Kind[]) : []);
@@ -17,7 +17,7 @@ const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (o
 function operationTable(kinds: Kind[]): string {
   const rows = kinds.map((k) => `| \`${k}\` | ${problemTypes[k]?.status ?? '?'} | ${problemTypes[k]?.title ?? ''} |`);
   return [
-    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](index.html#${catalogueAnchor})):`,
+    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](errors.html#${catalogueAnchor})):`,
     '',
     '| kind | status | title |',
     '|---|---|---|',
@@ -25,15 +25,13 @@ function operationTable(kinds: Kind[]): string {
   ].join('\n');
 }
 
-/** A copy of a bundled document whose operations' descriptions end with the kinds they answer. */
-export function withProblemTypes(doc: Node): Node {
-  const copy = structuredClone(doc) as Node;
-  for (const { op } of operationsOf(copy)) {
+/** The reference's transform that ends each operation's description with the kinds it answers. */
+export const problemTypesTransform: DocumentTransform = {
+  operation({ op }) {
     const kinds = kindsOf(op);
     if (kinds.length > 0) op.description = `${String(op.description ?? '').trimEnd()}\n\n${operationTable(kinds)}`;
-  }
-  return copy;
-}
+  },
+};
 
 /** Which operations answer each kind: a phrase where they are all of a kind of operation, else their names. */
 export function answeredBy(bundles: Record<Group, Node>): Record<Kind, string> {

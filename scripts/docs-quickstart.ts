@@ -1,6 +1,6 @@
-// The landing page's quick starts: the bash scripts in docs/quickstarts/, shown step by step exactly as
+// The quick-start guide: the bash scripts in docs/quickstarts/, shown step by step exactly as
 // `npm run docs` copies them to docs/dist/ (test/docs/quickstarts.test.ts runs them against a real server), each
-// step linked to the operations it calls; and the client code of docs/landing/quickstart.ts (run by the mock tests)
+// step linked to the operations it calls; and the client code of docs/guides/quickstart.ts (run by the mock tests)
 // between its `docs:` markers.
 import { readFile } from 'node:fs/promises';
 import { operationById, repoRoot, type Node, type Operation } from './docs-contract.js';
@@ -8,7 +8,7 @@ import { escapeHtml, inline, slug } from './docs-markdown.js';
 import { groups, type Group } from '../generated/index.js';
 
 export interface QuickStartScript {
-  /** Anchor of its part of the landing page. */
+  /** Anchor of its part of the quick-start guide. */
   id: string;
   title: string;
   /** Markdown-ish prose (inline code spans allowed) shown above it. */
@@ -144,16 +144,16 @@ export async function renderQuickStarts(bundles: Record<Group, Node>): Promise<s
 export function region(source: string, name: string): string {
   const begin = source.indexOf(`// docs:begin ${name}\n`);
   const end = source.indexOf(`// docs:end ${name}`);
-  if (begin < 0 || end < begin) throw new Error(`docs/landing/quickstart.ts has no docs:begin/end ${name} region`);
+  if (begin < 0 || end < begin) throw new Error(`docs/guides/quickstart.ts has no docs:begin/end ${name} region`);
   const lines = source.slice(begin, end).split('\n').slice(1);
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n');
 }
 
-/** The client walk-through and the webhook receiver, from docs/landing/quickstart.ts. */
+/** The client walk-through and the webhook receiver, from docs/guides/quickstart.ts. */
 export async function renderClientCode(bundles: Record<Group, Node>): Promise<{ client: string; receiver: string }> {
-  const source = await readFile(`${repoRoot}docs/landing/quickstart.ts`, 'utf8');
+  const source = await readFile(`${repoRoot}docs/guides/quickstart.ts`, 'utf8');
   // The server an operation is called at (its own `servers`, else the document's), with the variables' defaults.
   const defaults = (g: Group, operationId: string) => {
     const doc = bundles[g];

@@ -1,13 +1,17 @@
-// One self-contained Redoc page per group: `redocly build-docs` over generated/<group>/openapi.json, each operation's
-// problem types added to its description, with Redoc inlined (--inlineBundle; otherwise the page loads it from
-// Redocly's CDN), telemetry off, and our template.
+// One self-contained Redoc page per group: `redocly build-docs` over the group's reference document, with Redoc
+// inlined (--inlineBundle; otherwise the page loads it from Redocly's CDN), telemetry off, and our template. The
+// reference document is generated/<group>/openapi.json with, in one walk (transformDocument): each operation's
+// problem types added to its description, its curl and TypeScript samples, and open enumerations shown as
+// enumerations. It is published beside the page as <group>.openapi.json, which the page links for download.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundlePath, repoRoot } from './docs-contract.js';
-import { withProblemTypes } from './docs-problem-types.js';
+import { codeSamplesTransform } from './docs-code-samples.js';
+import { bundlePath, repoRoot, transformDocument, type Node } from './docs-contract.js';
+import { openEnumsTransform } from './docs-open-enums.js';
+import { problemTypesTransform } from './docs-problem-types.js';
 import type { Group } from '../generated/index.js';
 
 const run = promisify(execFile);
@@ -22,11 +26,37 @@ async function attributionDataUri(): Promise<string> {
   return `data:image/svg+xml;base64,${Buffer.from(svg.trim()).toString('base64')}`;
 }
 
-/** Builds docs/dist/<group>.html (or `outFile`), returning its path. Throws with Redocly's output on failure. */
+/**
+ * Redoc's options (one JSON object: Redocly reads `--openapi` whole): no telemetry; the download button and link,
+ * to the published document (a path relative to the page); and the sample languages, in this order: Redoc shows
+ * only the `x-codeSamples` of the languages listed, and the request body as "Payload".
+ */
+const redocOptions = (download: string) => ({
+  disableTelemetry: true,
+  downloadUrls: [{ title: 'OpenAPI document', url: download }],
+  codeSamples: { languages: [{ lang: 'curl' }, { lang: 'TypeScript' }, { lang: 'Payload' }] },
+});
+
+/** The group's document exactly as its reference page shows it (and as published for download). */
+export async function referenceDocument(group: Group): Promise<Node> {
+  const bundle = JSON.parse(await readFile(bundlePath(group), 'utf8')) as Node;
+  return transformDocument(bundle, [problemTypesTransform, codeSamplesTransform(group), openEnumsTransform]);
+}
+
+/** The reference document's file name beside the page: `<group>.openapi.json`. */
+export const referenceDocumentFile = (group: Group) => `${group}.openapi.json`;
+
+/**
+ * Builds docs/dist/<group>.html (or `outFile`) and its document (`<group>.openapi.json` in the same folder),
+ * returning the page's path. Throws with Redocly's output on failure.
+ */
 export async function buildReferencePage(group: Group, title: string, outFile: string): Promise<string> {
   const work = await mkdtemp(join(tmpdir(), 'payout-reference-'));
   const source = join(work, `${group}.json`);
-  await writeFile(source, JSON.stringify(withProblemTypes(JSON.parse(await readFile(bundlePath(group), 'utf8')))));
+  const published = join(dirname(outFile), referenceDocumentFile(group));
+  const document = `${JSON.stringify(await referenceDocument(group), null, 2)}\n`;
+  await writeFile(source, document);
+  await writeFile(published, document);
   const args = [
     'build-docs',
     source,
@@ -37,7 +67,8 @@ export async function buildReferencePage(group: Group, title: string, outFile: s
     template,
     '--title',
     title,
-    '--openapi.disableTelemetry',
+    '--openapi',
+    JSON.stringify(redocOptions(basename(published))),
     '--lint-config',
     'off',
   ];

@@ -1,4 +1,4 @@
-// The landing page's generated sections. Each reads its facts from the contract (the bundles), the server's
+// The guides' generated blocks (tables, diagrams, examples), placed by scripts/docs-facts.ts. Each reads its facts from the contract (the bundles), the server's
 // problem catalogue or the sandbox's test accounts, and fails the build when a fact it needs has gone, rather
 // than publishing a page that quietly disagrees with the API.
 import { readFile } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import {
   type Operation,
 } from './docs-contract.js';
 import { enumeration, enumerationCell } from './docs-compatibility.js';
-import { escapeHtml, inline, markdownToHtml } from './docs-markdown.js';
+import { escapeHtml, inline } from './docs-markdown.js';
 import { groups, type Group } from '../generated/index.js';
 import { mockUrl } from './mock-servers.js';
 import { basePathOf } from './route-table.js';
@@ -28,7 +28,6 @@ const code = (s: unknown) => `<code>${escapeHtml(String(s))}</code>`;
 const pre = (s: string, lang: string) => `<pre><code class="language-${lang}">${escapeHtml(s)}</code></pre>`;
 const table = (head: string[], rows: string[][]) =>
   `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
-const seedLetter = (g: Group) => String.fromCharCode(65 + groups.indexOf(g));
 export const localOrigin = 'http://localhost:3000';
 
 /** Who calls each group: the one fact the documents state only in prose. */
@@ -64,13 +63,9 @@ function strings(node: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function sentenceIn(doc: Node, needle: RegExp): string {
+export function sentenceIn(doc: Node, needle: RegExp): string {
   for (const s of strings(doc)) if (needle.test(s)) return sentenceContaining(s, needle);
   throw new Error(`${doc.info?.title} no longer says ${needle}`);
-}
-
-export function renderReferenceLinks(bundles: Record<Group, Node>): string {
-  return groups.map((g) => `<li><a href="${g}.html">${seedLetter(g)} · ${escapeHtml(bundles[g].info.title)}</a></li>`).join('');
 }
 
 export function renderGroups(bundles: Record<Group, Node>): string {
@@ -82,7 +77,7 @@ export function renderGroups(bundles: Record<Group, Node>): string {
     const ops = operationsOf(doc).length;
     const webhooks = Object.keys(doc.webhooks ?? {}).length;
     return `<div class="card">
-  <h3><a href="${g}.html">${seedLetter(g)} · ${escapeHtml(doc.info.title)}</a></h3>
+  <h3><a href="${g}.html">${escapeHtml(doc.info.title)}</a></h3>
   <p>${inline(String(doc.info.summary ?? ''))}</p>
   <p><strong>Base address</strong> ${code(server.url)} <span class="meta">(${escapeHtml(server.resolved)})</span><br>
      <strong>Local</strong> ${code(localOrigin + basePathOf(doc))} · <strong>Mock</strong> ${code(mockUrl(g))}</p>
@@ -95,7 +90,7 @@ export function renderGroups(bundles: Record<Group, Node>): string {
 }
 
 export async function renderStatesSvg(): Promise<string> {
-  const svg = await readFile(`${repoRoot}docs/landing/payout-states.svg`, 'utf8');
+  const svg = await readFile(`${repoRoot}docs/guides/payout-states.svg`, 'utf8');
   return svg.trim();
 }
 
@@ -111,7 +106,7 @@ export function renderStatesTable(bundles: Record<Group, Node>): string {
   return table(['State', 'Event', 'Meaning'], rows);
 }
 
-export function renderWebhooks(bundles: Record<Group, Node>, receiverCode: string): string {
+export function renderWebhooks(bundles: Record<Group, Node>): string {
   const doc = bundles.merchant;
   const events = Object.entries<Node>(doc.webhooks ?? {});
   if (events.length === 0) throw new Error('the merchant document has no webhooks');
@@ -154,9 +149,7 @@ ${table(['Field', 'Type', 'Present', 'Meaning'], fieldRows)}
 ${signedExample ? `<p>Chosen events, production, signed:</p>${pre(JSON.stringify(signedExample, null, 2), 'json')}` : ''}
 <h3>Signatures (optional)</h3>
 <p>A signed registration's deliveries carry these <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> headers. Verify them over the raw body before parsing it, and refuse old timestamps.</p>
-${table(['Header', 'Meaning', 'Example'], headerRows)}
-<h3>A receiver</h3>
-${receiverCode}`;
+${table(['Header', 'Meaning', 'Example'], headerRows)}`;
 }
 
 export function renderErrors(bundles: Record<Group, Node>): string {
@@ -189,16 +182,7 @@ ${table(['Field', 'Present', 'Meaning'], fields)}
 ${table(['Field', 'Meaning'], fieldErrorRows)}
 <h3 id="${catalogueAnchor}">Problem types</h3>
 <p>Every <code>type</code> value the service answers with, and where; the last segment is the kind (<code>ApiProblemError.kind</code> in the client). Each operation of the reference lists the kinds it answers (<code>x-problem-types</code> in the documents). New kinds may be added: treat an unknown one by its status.</p>
-${table(['type', 'Status', 'Title', 'Answered by'], kinds)}
-<h3>What is refused before anything is written</h3>
-<p>Every request is checked in full before its operation runs, and a refused request changes nothing. A 400
-<code>validation-error</code> names each field at fault once: values that break their <code>format</code> (a
-<code>date</code> of <code>2023-02-30</code>, an email <code>a..b@example.com</code>, an hour 25), text holding a lone
-UTF-16 surrogate (<code>"\\ud83d"</code>, which no store can keep), path and query numbers not written in decimal
-digits (<code>1e400</code>, <code>0x10</code>), and a missing or empty body where one is required (at <code>#</code>).
-Query values may carry reserved characters as <code>URLSearchParams</code> sends them (<code>+</code> for a space).
-A body that is not JSON gets 415; another method on a known path gets 405 with <code>Allow</code>; headers over 16 KiB
-get 431; <code>HEAD</code> works wherever <code>GET</code> does.</p>`;
+${table(['type', 'Status', 'Title', 'Answered by'], kinds)}`;
 }
 
 export function renderAuth(bundles: Record<Group, Node>): string {
@@ -213,12 +197,7 @@ export function renderAuth(bundles: Record<Group, Node>): string {
       ([name, s]) =>
         `${code(name)} (${escapeHtml(s.type === 'oauth2' ? 'OAuth 2.0 client credentials' : `${s.scheme} ${s.bearerFormat ?? ''}`.trim())})`,
     );
-    return [
-      `<a href="${g}.html">${seedLetter(g)} · ${escapeHtml(doc.info.title)}</a>`,
-      code(`POST ${server.url}${token.path}`),
-      body,
-      schemes.join('<br>'),
-    ];
+    return [`<a href="${g}.html">${escapeHtml(doc.info.title)}</a>`, code(`POST ${server.url}${token.path}`), body, schemes.join('<br>')];
   });
   const doc = bundles.merchant;
   const response = schema(doc, 'TokenResponse');
@@ -336,18 +315,6 @@ export async function renderSandbox(): Promise<string> {
   return table(['Number ends in', 'Example number', 'Outcome', 'Reason code', 'Message'], rows);
 }
 
-export async function renderDecisions(): Promise<string> {
-  const markdown = await readFile(`${repoRoot}openapi/DECISIONS.md`, 'utf8');
-  // The file's own title and introduction are replaced by the section's; its ## topics become h3.
-  const body = markdown.replace(/^# .*\n/, '').replace(/^[\s\S]*?(?=^## )/m, '');
-  const { html, headings } = markdownToHtml(body, { idPrefix: 'decision-', shiftHeadings: 1 });
-  const toc = headings
-    .filter((h) => h.level === 3)
-    .map((h) => `<li><a href="#${h.id}">${inline(h.text)}</a></li>`)
-    .join('');
-  return `<ul class="decision-topics">${toc}</ul>\n${html}`;
-}
-
 /** The client's pager of each paged list, with the operation it walks and the page shape it follows. */
 export function renderPagers(bundles: Record<Group, Node>): string {
   const rows = Object.entries(pagers).map(([operationId, pager]) => {
@@ -358,10 +325,10 @@ export function renderPagers(bundles: Record<Group, Node>): string {
     );
     if (found.length === 0) throw new Error(`the client pager ${pager} walks ${operationId}, which no document has`);
     const { g, o } = found[0]!;
-    const letters = [...new Set(found.map((f) => seedLetter(f.g)))].join(', ');
+    const titles = [...new Set(found.map((f) => bundles[f.g].info.title))].join(', ');
     const cursor = (o.op.parameters ?? []).some((p: Node) => deref(bundles[g], p).name === 'Cursor');
     const shape = cursor ? 'cursor (<code>nextCursor</code>)' : 'page number';
-    return [code(pager), `${code(`${o.method.toUpperCase()} ${o.path}`)} (${escapeHtml(letters)})`, shape];
+    return [code(pager), `${code(`${o.method.toUpperCase()} ${o.path}`)} (${escapeHtml(titles)})`, shape];
   });
   return table(['Pager', 'Walks', 'Paging'], rows);
 }

@@ -2,10 +2,15 @@
 // Prism ignores the path part of `servers`, so every group (B's `{sandbox_url}/payouts` too) answers its
 // paths at the root of its own port, and it serves per-operation `servers` (the token issuer at `{auth_url}`)
 // on that port as well: a client points both baseUrl and authUrl at the mock's origin.
+// Each group's port is answered by its front (scripts/mock-front.ts: the service's own request checks and
+// problems, then Prism), and Prism itself listens on a free port of its own behind it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import { groups as allGroups, type Group } from '../generated/index.js';
+import { freePort } from './free-ports.js';
+import { createMockFront, listenFront, type IssuedTokens } from './mock-front.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const prismBin = `${root}node_modules/.bin/prism`;
@@ -23,6 +28,9 @@ export interface MockOptions {
   onUnexpectedExit?: (group: Group, code: number | null, signal: NodeJS.Signals | null) => void;
   /** How long one mock may take to start listening. Default 60 s. */
   startTimeoutMs?: number;
+  /** Put the front (scripts/mock-front.ts) on each group's port, Prism behind it. Default true; false serves
+   * Prism itself on the port (the benchmark measures Prism alone). */
+  front?: boolean;
 }
 
 export interface RunningMocks {
@@ -49,9 +57,13 @@ const isUsageLine = (l: string) => /^\s+-|^\s{20,}|^(Options|Positionals):$|^pri
 
 interface Child {
   group: Group;
+  /** Prism's own port. */
+  port: number;
   process: ChildProcess;
   exited: Promise<void>;
   stopping: boolean;
+  /** The front on the group's port, when there is one. */
+  front?: Server;
 }
 
 function startOne(group: Group, port: number, options: MockOptions): Promise<Child> {
@@ -59,7 +71,7 @@ function startOne(group: Group, port: number, options: MockOptions): Promise<Chi
   if (!existsSync(document)) return Promise.reject(new Error(`${group}: ${document} does not exist; run \`npm run generate\`.`));
   const args = ['mock', document, '--host', mockHost, '--port', String(port), ...(options.dynamic ? ['--dynamic'] : [])];
   const proc = spawn(prismBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
-  const child: Child = { group, process: proc, stopping: false, exited: new Promise((r) => proc.once('close', () => r())) };
+  const child: Child = { group, port, process: proc, stopping: false, exited: new Promise((r) => proc.once('close', () => r())) };
   const output: string[] = [];
 
   return new Promise<Child>((resolve, reject) => {
@@ -115,6 +127,12 @@ async function stopAll(children: Child[]): Promise<void> {
   await Promise.all(
     children.map(async (c) => {
       c.stopping = true;
+      if (c.front) {
+        const front = c.front;
+        const closed = new Promise<void>((r) => front.close(() => r()));
+        front.closeAllConnections(); // idle keep-alive connections would hold close() open
+        await closed;
+      }
       if (c.process.exitCode !== null || c.process.signalCode !== null) return;
       c.process.kill('SIGTERM');
       // Prism exits on SIGTERM at once; a stuck one is killed after 5 s so stop() always ends.
@@ -128,7 +146,29 @@ async function stopAll(children: Child[]): Promise<void> {
 /** Starts one Prism mock per group and resolves when every one is listening (or rejects with Prism's output). */
 export async function startMocks(options: MockOptions = {}): Promise<RunningMocks> {
   const portBase = options.portBase ?? defaultPortBase;
-  const results = await Promise.allSettled(allGroups.map((g) => startOne(g, mockPort(g, portBase), options)));
+  const front = options.front ?? true;
+  const issuedTokens: IssuedTokens = new Set();
+  const results = await Promise.allSettled(
+    allGroups.map(async (g) => {
+      if (!front) return startOne(g, mockPort(g, portBase), options);
+      const child = await startOne(g, await freePort(), options);
+      const prismUrl = `http://${mockHost}:${child.port}`;
+      const app = createMockFront({
+        group: g,
+        prismUrl,
+        issuedTokens,
+        dynamic: options.dynamic ?? false,
+        log: (l) => options.onLine?.(g, l),
+      });
+      try {
+        child.front = await listenFront(app, mockHost, mockPort(g, portBase));
+      } catch (err) {
+        await stopAll([child]);
+        throw new Error(`the ${g} mock's front could not listen on port ${mockPort(g, portBase)}: ${(err as Error).message}`);
+      }
+      return child;
+    }),
+  );
   const children = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
   if (failures.length > 0) {

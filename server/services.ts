@@ -25,6 +25,7 @@ import { noRail } from './rails/payout-rail.js';
 import { sandboxRail } from './rails/sandbox-rail.js';
 import type { Store } from './store/database.js';
 import type { Resolver } from './webhooks/address-guard.js';
+import { deliveryLimits } from './webhooks/delivery-slots.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookRegistrations } from './webhooks/webhook-registrations.js';
 import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
@@ -76,9 +77,9 @@ export async function createServices(
       // A round looks at 50 pending events; when it starts some of a full batch, the next follows at once.
       batchSize: 50,
       settleMs: 5,
-      // A receiver that never answers holds 64 deliveries for the timeout; idle sockets are cheap, so the
+      // A receiver that never answers holds perTarget deliveries for the timeout; idle sockets are cheap, so the
       // overall bound is far above what busy receivers use and only stops a crowd of hanging ones.
-      limits: { perTarget: 64, perMerchant: 128, overall: 1024 },
+      limits: deliveryLimits,
       resolve: options.resolve,
     },
     log,

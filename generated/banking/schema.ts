@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create a business
-         * @description Creates a business owned by the calling merchant: the legal entity that will hold accounts and counterparties. It starts `active` and `unverified`; verify it (and its owners) with `POST /finance/api/v1/identity-verification` before opening accounts. A US business needs an EIN and a state of incorporation. A second business with the same `taxId` for the same merchant is refused with 409 (`https://payouts.example/problems/duplicate-business`); a formation date in the future with 422. A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a business owned by the calling merchant: the legal entity that will hold accounts and counterparties. It starts `active` and `unverified`; verify it (and its owners) with `POST /finance/api/v1/identity-verification` before opening accounts. A US business needs an EIN and a state of incorporation. A second business with the same `taxId` for the same merchant is refused with 409 (`https://payouts.example/problems/duplicate-business`); a formation date in the future with 422. A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createBusiness"];
         delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
          * Verify a business or a person of it
          * @description Starts an identity verification: know-your-business checks of a business (`subject` `BUSINESS`, from its record) or know-your-customer checks of one of its beneficial owners, control persons or signers (`subject` `PERSON`). Life cycle: `pending` → `approved`, `rejected` or `needs_review`; `needs_review` → `approved` or `rejected` after an analyst's review. In production the 201 is normally `pending` and the outcome shows in the business's `verificationStatus` (`GET /finance/api/v1/business/{id}`), which combines all its verifications; accounts can be opened once it is `approved`. While a verification of the same subject (the business, or the same person by tax id or document) is `pending` or `needs_review`, another is refused with 409; a `suspended` or `closed` business with 422.
          *
-         *     The sandbox decides at once and deterministically, so the 201 carries the outcome. `BUSINESS`: the business's `taxId` ending in `0000` → `rejected` (`tax_id_mismatch`), `1111` → `needs_review` (`watchlist_potential_match`), `2222` → stays `pending`, anything else → `approved`. `PERSON`: `lastName` `Reject` → `rejected` (`watchlist_match`), `Review` → `needs_review` (`watchlist_potential_match`), `Pending` → stays `pending` (case-insensitive), anything else → `approved`. A verification left `needs_review` or `pending` in the sandbox is decided by `simulateVerificationDecision`. `verification.updated` is sent at creation and at every change of status. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         *     The sandbox decides at once and deterministically, so the 201 carries the outcome. `BUSINESS`: the business's `taxId` ending in `0000` → `rejected` (`tax_id_mismatch`), `1111` → `needs_review` (`watchlist_potential_match`), `2222` → stays `pending`, anything else → `approved`. `PERSON`: `lastName` `Reject` → `rejected` (`watchlist_match`), `Review` → `needs_review` (`watchlist_potential_match`), `Pending` → stays `pending` (case-insensitive), anything else → `approved`. A verification left `needs_review` or `pending` in the sandbox is decided by `simulateVerificationDecision`. `verification.updated` is sent at creation and at every change of status. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createIdentityVerification"];
         delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * Create a counterparty
-         * @description Creates a counterparty of a business: the external account holder on the other side of its ACH and wire transfers. Send `ach` for ACH pulls and pushes (ABA routing number, account number, checking or savings), `wire` for wires (an `ABA` bank for domestic wires; a `BIC` bank, its address and often an IBAN for international wires), or both; `wire` also needs the holder's `address`. Routing numbers are checked with the ABA check digit and the Federal Reserve directory, IBANs with their mod-97 check digits; an unknown bank is refused with 422 (`https://payouts.example/problems/invalid-bank`). The sandbox accepts any routing number whose check digit is right. Account numbers and IBANs are only ever returned as their last 4 characters. The business must be `active` (422 otherwise); it need not be verified yet. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a counterparty of a business: the external account holder on the other side of its ACH and wire transfers. Send `ach` for ACH pulls and pushes (ABA routing number, account number, checking or savings), `wire` for wires (an `ABA` bank for domestic wires; a `BIC` bank, its address and often an IBAN for international wires), or both; `wire` also needs the holder's `address`. Routing numbers are checked with the ABA check digit and the Federal Reserve directory, IBANs with their mod-97 check digits; an unknown bank is refused with 422 (`https://payouts.example/problems/invalid-bank`). The sandbox accepts any routing number whose check digit is right. Account numbers and IBANs are only ever returned as their last 4 characters. The business must be `active` (422 otherwise); it need not be verified yet. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createBankingCounterparty"];
         delete?: never;
@@ -241,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Open an account
-         * @description Opens a USD deposit account for the business in the path, which must be `active` (422 otherwise) with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where its balance is read. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Opens a USD deposit account for the business in the path, which must be `active` (422 otherwise) with `verificationStatus` `approved` (422 `https://payouts.example/problems/business-not-verified` otherwise). The account starts `active` at a zero balance; fund it with an ACH pull from a counterparty (the way to fund accounts in the sandbox) or an internal transfer. `accountType` defaults to `CHECKING` and `accountName` to the business's legal name and the type. `fundingAccountNumber` links an existing active account of the same business (422 `https://payouts.example/problems/invalid-funding-account` otherwise) that then covers shortfalls of the new account's debits; `presetAccountNumber` chooses the account number (409 when the bank already uses it). The response shows only the account number's last 4 digits; the `Location` is where the account is read (`getAccount`). Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -353,7 +353,7 @@ export interface paths {
         put?: never;
         /**
          * Pull money by ACH
-         * @description Debits a counterparty's bank account by ACH and credits the business's account (`accountId`). The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The credit is pending until settlement and counts in `available` only once `completed`; a later return (up to 60 days for consumer debits) posts reversing entries and can take the account below zero. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. In the sandbox this is how accounts are funded. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Debits a counterparty's bank account by ACH and credits the business's account (`accountId`). The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The credit is pending until settlement and counts in `available` only once `completed`; a later return (up to 60 days for consumer debits) posts reversing entries and can take the account below zero. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. In the sandbox this is how accounts are funded. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchPull"];
         delete?: never;
@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Send money by ACH
-         * @description Debits the business's account (`accountId`) and credits a counterparty's bank account by ACH, next-day or same-day. The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The account is debited on the double-entry ledger (a pending debit to the account, a credit to the rail's settlement account) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Debits the business's account (`accountId`) and credits a counterparty's bank account by ACH, next-day or same-day. The counterparty needs `ach` details (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise) and must belong to the account's business; the account must be `active` and the currency USD; a same-day amount is at most 1,000,000.00 (422 `https://payouts.example/problems/same-day-limit`). The account is debited on the double-entry ledger (a pending debit to the account, a credit to the rail's settlement account) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchPush"];
         delete?: never;
@@ -393,7 +393,7 @@ export interface paths {
         put?: never;
         /**
          * Send a domestic wire
-         * @description Sends USD by Fedwire from the business's account (`accountId`) to a counterparty whose `wire` details name an `ABA` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). Wires are final once sent: they cannot be recalled through this API, and a `returned` wire is one the beneficiary's bank sent back. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_domestic`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Sends USD by Fedwire from the business's account (`accountId`) to a counterparty whose `wire` details name an `ABA` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). Wires are final once sent: they cannot be recalled through this API, and a `returned` wire is one the beneficiary's bank sent back. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_domestic`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (ACH pull R01 insufficient funds, ACH push R02 account closed, wire AC04 account closed); `92` → `failed` (rejected by the network or the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createDomesticWire"];
         delete?: never;
@@ -413,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Send an international wire
-         * @description Sends money by SWIFT from the business's account (`accountId`) to a counterparty whose `wire` details name a `BIC` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). `amount` and `currency` are what is sent; in another currency than USD the rate is fixed at creation and the account is debited the USD equivalent (`wire.fx.sourceAmount`), which is what the funds check uses. `purposeOfPayment` is required; `chargeBearer` defaults to `SHA`. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_international`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (AC04 account closed); `92` → `failed` (rejected by the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Sends money by SWIFT from the business's account (`accountId`) to a counterparty whose `wire` details name a `BIC` bank (422 `https://payouts.example/problems/counterparty-rail-mismatch` otherwise). `amount` and `currency` are what is sent; in another currency than USD the rate is fixed at creation and the account is debited the USD equivalent (`wire.fx.sourceAmount`), which is what the funds check uses. `purposeOfPayment` is required; `chargeBearer` defaults to `SHA`. The account is debited on the double-entry ledger (a pending debit to the account, a credit to `settlement:wire_international`) when the transfer is accepted, so `available` drops at once; a debit above the account's available balance (after drawing any shortfall from the account's funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Life cycle: `pending` → `processing` (submitted) → `completed` (entries posted); `pending` or `processing` → `failed` (holds voided); `completed` → `returned` (reversing entries posted). In the sandbox the 201 is `pending` and the transfer then moves a step every `SANDBOX_STEP_MS` (`processing`, then `completed`; read it with `getTransfer` or follow its `transfer.*` events); the amount's last two digits (the cents for USD) decide how it ends: `91` → `returned` a step after completing (AC04 account closed); `92` → `failed` (rejected by the beneficiary bank); `93` → stays `processing` until `simulateTransferSettlement` decides it; anything else → `completed`. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createInternationalWire"];
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Move money between accounts
-         * @description Moves USD between two different accounts of the calling merchant's businesses (book transfer): a debit to `accountId` and a credit to `toAccountId`, both posted at once, so the 201 is `completed` and the money is available immediately. Both accounts must be `active`; the same account on both sides is refused with 422. A debit above the account's available balance (after drawing any shortfall from its funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Moves USD between two different accounts of the calling merchant's businesses (book transfer): a debit to `accountId` and a credit to `toAccountId`, both posted at once, so the 201 is `completed` and the money is available immediately. Both accounts must be `active`; the same account on both sides is refused with 422. A debit above the account's available balance (after drawing any shortfall from its funding account) is refused with 422 `https://payouts.example/problems/insufficient-funds` and nothing is written. Every resource belongs to the business that owns it and so to the calling merchant; another merchant's business, account or counterparty is reported as not found (404). A partner token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createInternalTransfer"];
         delete?: never;
@@ -559,7 +559,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The verification's identifier. */
+                /**
+                 * @description The verification's identifier.
+                 * @example 5523
+                 */
                 verificationId: components["schemas"]["IdentityVerificationId"];
             };
             cookie?: never;
@@ -839,7 +842,7 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
@@ -1675,7 +1678,7 @@ export interface components {
          * @example Invoice 0042
          */
         RemittanceInformation: string | null;
-        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded half up to the cent. */
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded up to the cent, so the debit always covers the value sent. */
         FxConversion: {
             /** @description USD debited from the account. */
             sourceAmount: components["schemas"]["DecimalAmount"];
@@ -2447,7 +2450,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
@@ -2574,7 +2577,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2773,7 +2776,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2790,6 +2793,7 @@ export interface operations {
             /** @description The verification was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2855,7 +2859,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2872,6 +2876,7 @@ export interface operations {
             /** @description The counterparty was created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2937,7 +2942,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3155,7 +3160,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3169,9 +3174,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer was accepted (or, on a replay, the stored response). */
+            /** @description The transfer was accepted (or, on a replay, the transfer as it is now). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3202,7 +3208,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3216,9 +3222,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer was accepted (or, on a replay, the stored response). */
+            /** @description The transfer was accepted (or, on a replay, the transfer as it is now). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3249,7 +3256,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3263,9 +3270,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer was accepted (or, on a replay, the stored response). */
+            /** @description The transfer was accepted (or, on a replay, the transfer as it is now). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3296,7 +3304,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3310,9 +3318,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer was accepted (or, on a replay, the stored response). */
+            /** @description The transfer was accepted (or, on a replay, the transfer as it is now). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3343,7 +3352,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3357,9 +3366,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The transfer was accepted (or, on a replay, the stored response). */
+            /** @description The transfer was accepted (or, on a replay, the transfer as it is now). */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3425,7 +3435,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3448,6 +3458,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3598,7 +3609,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The verification's identifier. */
+                /**
+                 * @description The verification's identifier.
+                 * @example 5523
+                 */
                 verificationId: components["schemas"]["IdentityVerificationId"];
             };
             cookie?: never;

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payee
-         * @description Creates a payee of the calling merchant. An individual needs only basic contact data; a business also needs `taxId` and `phoneNumber`, or the request is refused with 400 naming the missing field. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a payee of the calling merchant. An individual needs only basic contact data; a business also needs `taxId` and `phoneNumber`, or the request is refused with 400 naming the missing field. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createPayee"];
         delete?: never;
@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Add a payee account
-         * @description Adds a bank account or an IBAN account to a payee. A `BANK_ACCOUNT` needs accountHolderName, bankName, routingNumber, accountNumber and accountType; an `IBAN` account needs `IBAN` (checked with its mod-97 check digits). A payee holds at most 20 accounts. Send an `Idempotency-Key` to make retries safe: the same key, payee and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another payee or body is refused with 409.
+         * @description Adds a bank account or an IBAN account to a payee. A `BANK_ACCOUNT` needs accountHolderName, bankName, routingNumber, accountNumber and accountType; an `IBAN` account needs `IBAN` (checked with its mod-97 check digits). A payee holds at most 20 accounts. Send an `Idempotency-Key` to make retries safe: the same key, payee and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another payee or body is refused with 409.
          */
         post: operations["createPayeeAccount"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook
-         * @description Registers a URL to receive events. Choose the events (every type when omitted) and the environment (`sandbox`, to test first, or `production`; when omitted, the environment of the server it is made on). With `signed: true` the response carries a signing secret, shown this once, and deliveries carry Standard Webhooks signature headers. The URL must be HTTPS and must not resolve to a private, loopback or link-local address. A merchant has at most 20 registrations. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the secret included, so a registration whose response was lost is not made twice; the same key with another body is refused with 409.
+         * @description Registers a URL to receive events. Choose the events (every type when omitted) and the environment (`sandbox`, to test first, or `production`; when omitted, the environment of the server it is made on). With `signed: true` the response carries a signing secret, shown this once, and deliveries carry Standard Webhooks signature headers. The URL must be HTTPS and must not resolve to a private, loopback or link-local address. A merchant has at most 20 registrations. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the registration as it is now (`Idempotent-Replayed: true`), the secret included while it is still the registration's (null once rotated), so a registration whose response was lost is not made twice; a registration deleted since answers 404; the same key with another body is refused with 409.
          */
         post: operations["createWebhook"];
         /**
@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a `webhook.test` event to the registration now, signed like its other deliveries, and answers with the outcome once the receiver has answered (or after the 5-second timeout). It is sent whatever events the registration selected and whether or not it is enabled; it moves no money. The event and its delivery are kept like any other (`getEvent`, `listWebhookDeliveries`).
+         * @description Sends a `webhook.test` event to the registration now, signed like its other deliveries, and answers with the outcome once the receiver has answered (or after the 5-second timeout). It is sent whatever events the registration selected and whether or not it is enabled; it moves no money. The event and its delivery are kept like any other (`getEvent`, `listWebhookDeliveries`), except that only the registration's 100 newest test events are kept: an older one is deleted with its delivery. A test counts against the same delivery bounds as real deliveries (64 in flight to one receiver, its scheme, host and port; 128 for one merchant): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -436,7 +436,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;
@@ -1517,7 +1520,7 @@ export interface components {
             Reason: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected";
         };
         /**
-         * @description An event a registration can select: a payout's (`payout.<state>`), a banking transfer's (`transfer.<status>`) or an identity verification's (`verification.updated`). `webhook.test` is sent by `testWebhook` whatever is selected.
+         * @description An event a registration can select: a payout's (`payout.<state>`), a partner payment request's (`payment.<status>`), a banking transfer's (`transfer.<status>`), an identity verification's (`verification.updated`) or a notification of change (`noc.received`). A registration made without `events` receives every one of them. `webhook.test` is sent by `testWebhook` whatever is selected.
          * @example payout.completed
          * @enum {string}
          */
@@ -1614,7 +1617,7 @@ export interface components {
              */
             createdOn: string;
             /**
-             * @description The signing secret (`whsec_` and base64), shown only in this response; null when `signed` is false. Keep it private.
+             * @description The signing secret (`whsec_` and base64), shown only in this response (and its idempotent replays while it is still the registration's secret); null when `signed` is false, and in a replay after the secret was rotated. Keep it private.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string | null;
@@ -1655,7 +1658,7 @@ export interface components {
          */
         EventId: string;
         /**
-         * @description What happened: a payout entered a state (`payout.<state>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), or a `webhook.test` delivery was asked for.
+         * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
          * @example payout.completed
          * @enum {string}
          */
@@ -1851,7 +1854,7 @@ export interface components {
          * @example Invoice 0042
          */
         RemittanceInformation: string | null;
-        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded half up to the cent. */
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded up to the cent, so the debit always covers the value sent. */
         FxConversion: {
             /** @description USD debited from the account. */
             sourceAmount: components["schemas"]["DecimalAmount"];
@@ -2077,7 +2080,7 @@ export interface components {
         IdentityVerificationId: number;
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
@@ -2673,7 +2676,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
@@ -2766,7 +2769,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2962,7 +2965,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3172,7 +3175,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3442,7 +3445,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -3459,6 +3462,7 @@ export interface operations {
             /** @description The webhook was registered. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3475,6 +3479,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3762,7 +3767,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;

@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create an ACH recipient
-         * @description Creates a recipient paid by ACH (`STANDARD` by default, or `SAME_DAY`) for a linked merchant. A business also needs `phone`. The routing number's ABA checksum is verified (422 otherwise). `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a recipient paid by ACH (`STANDARD` by default, or `SAME_DAY`) for a linked merchant. A business also needs `phone`. The routing number's ABA checksum is verified (422 otherwise). `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createAchRecipient"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a wire recipient
-         * @description Creates a recipient paid by domestic (Fedwire) or international (SWIFT) wire for a linked merchant. `wire.receiverRoutingNumber` names the beneficiary's bank: its ABA routing number when `wire.beneficiaryFIIdType` is `ABA` (checksum verified, 422 otherwise), its BIC when `BIC`; a `DOMESTIC_WIRE` needs `ABA`. A business also needs `phone`. `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
+         * @description Creates a recipient paid by domestic (Fedwire) or international (SWIFT) wire for a linked merchant. `wire.receiverRoutingNumber` names the beneficiary's bank: its ABA routing number when `wire.beneficiaryFIIdType` is `ABA` (checksum verified, 422 otherwise), its BIC when `BIC`; a `DOMESTIC_WIRE` needs `ABA`. A business also needs `phone`. `merchantId` must be a merchant linked to the calling partner and `partnerId`, when sent, the caller's own id (404 otherwise). The response echoes the recipient with the account number reduced to its last 4 characters, its payee id (the `payeeId` of payment requests) and its payment network rail id. A merchant token is refused with 403. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409.
          */
         post: operations["createWireRecipient"];
         delete?: never;
@@ -138,7 +138,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment request
-         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read it with `getPayment` (its `Location`) and its history with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Two keys make retries safe, and a request may carry both. `partnerPaymentUniqueId` is the partner's own id for the payment, kept for ever: the same id with the same body answers 200 with the original payment in its current state (`Idempotent-Replayed: true`), the same id with a different body 409. The `Idempotency-Key` header works as on every create: for 24 hours the same key and body replay the stored 201 (`Idempotent-Replayed: true`), the same key with another body is refused with 409. A request with both must match what each was first used with (409 naming the one that differs); when both were used together, the id's answer is given. A merchant token is refused with 403.
+         * @description Creates a payment from a linked merchant's account to one of that merchant's payees and sends it; it starts in state `created` and is processed asynchronously. Read it with `getPayment` (its `Location`) and its history with the transaction search. `paymentMethodType` must suit the payee's details (ACH or wire) and ACH and domestic wires are USD only (422 otherwise). `merchantId` must be linked to the calling partner and `payeeId` must belong to it, and `partnerId`, when sent, must be the caller's own (404 otherwise, without saying whether the resource exists). Two keys make retries safe, and a request may carry both. `partnerPaymentUniqueId` is the partner's own id for the payment, kept for ever: the same id with the same body answers 200 with the original payment in its current state (`Idempotent-Replayed: true`), the same id with a different body 409. The `Idempotency-Key` header works as on every create: for 24 hours the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`), the same key with another body is refused with 409. A request with both must match what each was first used with (409 naming the one that differs); when both were used together, the id's answer is given. A merchant token is refused with 403.
          */
         post: operations["createPaymentRequest"];
         delete?: never;
@@ -1459,7 +1459,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
@@ -1570,7 +1570,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -1618,7 +1618,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -1799,7 +1799,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -1829,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The payment was created and will be processed asynchronously; or, with `Idempotent-Replayed: true`, the stored answer to an earlier request with the same `Idempotency-Key` and the same body. `Location` is its read, `getPayment`. */
+            /** @description The payment was created and will be processed asynchronously; or, with `Idempotent-Replayed: true`, the payment, as it is now, of an earlier request with the same `Idempotency-Key` and the same body. `Location` is its read, `getPayment`. */
             201: {
                 headers: {
                     Location: components["headers"]["Location"];

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payee
-         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field). Send an `Idempotency-Key` to make retries safe: the same key and body replay the stored 201 (`Idempotent-Replayed: true`); the same key with another body is refused with 409. A key holds across this API and the merchant payout API's `POST /v1/payees`: both are the one operation `createPayee`.
+         * @description Creates a payee of the calling merchant, the same payee the merchant payout API sees. Phone number and tax ID are optional for an individual and required for a business (400 naming the missing field). Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the resource as it is now (`Idempotent-Replayed: true`); the same key with another body is refused with 409. A key holds across this API and the merchant payout API's `POST /v1/payees`: both are the one operation `createPayee`.
          */
         post: operations["createPayee"];
         delete?: never;
@@ -245,7 +245,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;
@@ -933,7 +936,7 @@ export interface components {
             Reason: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected";
         };
         /**
-         * @description What happened: a payout entered a state (`payout.<state>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), or a `webhook.test` delivery was asked for.
+         * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
          * @example payout.completed
          * @enum {string}
          */
@@ -1079,7 +1082,7 @@ export interface components {
          * @example Invoice 0042
          */
         RemittanceInformation: string | null;
-        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded half up to the cent. */
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded up to the cent, so the debit always covers the value sent. */
         FxConversion: {
             /** @description USD debited from the account. */
             sourceAmount: components["schemas"]["DecimalAmount"];
@@ -1305,7 +1308,7 @@ export interface components {
         IdentityVerificationId: number;
         /**
          * Format: int32
-         * @description Identifier of a business of the calling merchant (a 32-bit integer, as the seed fixes for the account path).
+         * @description Identifier of a business of the calling merchant (a 32-bit integer).
          * @example 1287
          */
         BusinessId: number;
@@ -1901,7 +1904,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+         * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
@@ -1994,7 +1997,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2191,7 +2194,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response again, with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
                  * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -2445,7 +2448,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event's id (the `webhook-id` of its deliveries). */
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8x3vwc5d6e7f8g9h0j1kmn
+                 */
                 eventId: components["schemas"]["EventId"];
             };
             cookie?: never;

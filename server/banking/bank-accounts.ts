@@ -10,7 +10,9 @@ import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.j
 import type { Database } from '../store/schema.js';
 import { conflictOn } from '../store/unique-violation.js';
 import { findAccount, findBusiness, pathParam } from './lookups.js';
+import { BankingReads } from './reads.js';
 import { toAccount, toBalance, type Account, type Balance } from './views.js';
+import { cutToCodePoints } from '../text/code-points.js';
 
 type Schemas = components['schemas'];
 
@@ -29,7 +31,12 @@ async function assignNumber(db: Kysely<Database>): Promise<string> {
 }
 
 export class BankAccounts {
-  constructor(private readonly store: Store) {}
+  /** What a replayed create answers: the resource as it is now. */
+  private readonly reads: BankingReads;
+
+  constructor(private readonly store: Store) {
+    this.reads = new BankingReads(store);
+  }
 
   async create(
     merchantId: number,
@@ -39,68 +46,72 @@ export class BankAccounts {
   ): Promise<StoredResponse<Account>> {
     const request = { businessId, ...body };
     return conflictOn(numberIndex, numberTaken, () =>
-      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createAccount', idempotencyKey, request), async (trx) => {
-        const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
-        // A suspended or closed business breaks the rule every banking create shares; an active one that is not
-        // approved yet has a kind of its own, since verifying it is what the caller does next.
-        if (business.status !== 'active') {
-          throw new Problem('business-rule', `Business ${businessId} is ${business.status}; accounts open only for an active business.`, {
-            errors: [pathParam('businessId', `business is ${business.status}`)],
-          });
-        }
-        if (business.verification_status !== 'approved') {
-          throw new Problem(
-            'business-not-verified',
-            `Business ${businessId} has verificationStatus ${business.verification_status}; accounts open once it is approved.`,
-            { errors: [pathParam('businessId', 'business not verified')] },
-          );
-        }
-        let fundingAccountId: number | null = null;
-        if (body.fundingAccountNumber) {
-          const funding = await trx
-            .selectFrom('banking_accounts')
-            .select('id')
-            .where('account_number', '=', body.fundingAccountNumber)
-            .where('business_id', '=', businessId)
-            .where('status', '=', 'active')
-            .where('currency', '=', 'USD')
-            .executeTakeFirst();
-          if (!funding) {
-            throw new Problem('invalid-funding-account', 'The funding account number is not an active USD account of this business.', {
-              errors: [bodyField('fundingAccountNumber', 'not an active account of this business')],
+      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createAccount', idempotencyKey, request), {
+        current: (first: Account) => this.reads.account(merchantId, first.businessId, first.id),
+        run: async (trx) => {
+          const business = await findBusiness(trx, merchantId, businessId, pathParam('businessId', 'unknown business'));
+          // A suspended or closed business breaks the rule every banking create shares; an active one that is not
+          // approved yet has a kind of its own, since verifying it is what the caller does next.
+          if (business.status !== 'active') {
+            throw new Problem('business-rule', `Business ${businessId} is ${business.status}; accounts open only for an active business.`, {
+              errors: [pathParam('businessId', `business is ${business.status}`)],
             });
           }
-          fundingAccountId = Number(funding.id);
-        }
-        if (body.presetAccountNumber) {
-          const taken = await trx
-            .selectFrom('banking_accounts')
-            .select('id')
-            .where('account_number', '=', body.presetAccountNumber)
-            .executeTakeFirst();
-          if (taken) throw numberTaken();
-        }
-        const accountType = body.accountType ?? 'CHECKING';
-        const now = Date.now();
-        const row = await trx
-          .insertInto('banking_accounts')
-          .values({
-            business_id: businessId,
-            merchant_id: merchantId,
-            account_name: body.accountName ?? `${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`.slice(0, 100),
-            account_type: accountType,
-            account_number: body.presetAccountNumber ?? (await assignNumber(trx)),
-            funding_account_id: fundingAccountId,
-            currency: 'USD',
-            status: 'active',
-            ledger_minor: 0,
-            available_minor: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { status: 201, body: toAccount(row) };
+          if (business.verification_status !== 'approved') {
+            throw new Problem(
+              'business-not-verified',
+              `Business ${businessId} has verificationStatus ${business.verification_status}; accounts open once it is approved.`,
+              { errors: [pathParam('businessId', 'business not verified')] },
+            );
+          }
+          let fundingAccountId: number | null = null;
+          if (body.fundingAccountNumber) {
+            const funding = await trx
+              .selectFrom('banking_accounts')
+              .select('id')
+              .where('account_number', '=', body.fundingAccountNumber)
+              .where('business_id', '=', businessId)
+              .where('status', '=', 'active')
+              .where('currency', '=', 'USD')
+              .executeTakeFirst();
+            if (!funding) {
+              throw new Problem('invalid-funding-account', 'The funding account number is not an active USD account of this business.', {
+                errors: [bodyField('fundingAccountNumber', 'not an active account of this business')],
+              });
+            }
+            fundingAccountId = Number(funding.id);
+          }
+          if (body.presetAccountNumber) {
+            const taken = await trx
+              .selectFrom('banking_accounts')
+              .select('id')
+              .where('account_number', '=', body.presetAccountNumber)
+              .executeTakeFirst();
+            if (taken) throw numberTaken();
+          }
+          const accountType = body.accountType ?? 'CHECKING';
+          const now = Date.now();
+          const row = await trx
+            .insertInto('banking_accounts')
+            .values({
+              business_id: businessId,
+              merchant_id: merchantId,
+              account_name:
+                body.accountName ?? cutToCodePoints(`${business.legal_name} ${accountType === 'CHECKING' ? 'Checking' : 'Savings'}`, 100),
+              account_type: accountType,
+              account_number: body.presetAccountNumber ?? (await assignNumber(trx)),
+              funding_account_id: fundingAccountId,
+              currency: 'USD',
+              status: 'active',
+              ledger_minor: 0,
+              available_minor: 0,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { status: 201, body: toAccount(row) };
+        },
       }),
     );
   }

@@ -35,39 +35,42 @@ export class Businesses {
       taxIdIndex,
       () => duplicate(body.taxId),
       () =>
-        idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBusiness', idempotencyKey, body), async (trx) => {
-          const existing = await trx
-            .selectFrom('banking_businesses')
-            .select('id')
-            .where('merchant_id', '=', merchantId)
-            .where('tax_id_key', '=', key)
-            .executeTakeFirst();
-          if (existing) throw duplicate(body.taxId);
-          const now = Date.now();
-          const row = await trx
-            .insertInto('banking_businesses')
-            .values({
-              merchant_id: merchantId,
-              legal_name: body.legalName,
-              dba_name: body.dbaName ?? null,
-              entity_type: body.entityType,
-              tax_id: body.taxId,
-              tax_id_key: key,
-              formation_date: body.formationDate,
-              incorporation_country: body.incorporationCountry,
-              incorporation_state: body.incorporationState ?? null,
-              address: JSON.stringify(body.address),
-              phone: body.phone,
-              email: body.email,
-              website: body.website ?? null,
-              status: 'active',
-              verification_status: 'unverified',
-              created_at: now,
-              updated_at: now,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { status: 201, body: toBusiness(row) };
+        idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBusiness', idempotencyKey, body), {
+          current: (first: Business) => this.get(merchantId, first.id),
+          run: async (trx) => {
+            const existing = await trx
+              .selectFrom('banking_businesses')
+              .select('id')
+              .where('merchant_id', '=', merchantId)
+              .where('tax_id_key', '=', key)
+              .executeTakeFirst();
+            if (existing) throw duplicate(body.taxId);
+            const now = Date.now();
+            const row = await trx
+              .insertInto('banking_businesses')
+              .values({
+                merchant_id: merchantId,
+                legal_name: body.legalName,
+                dba_name: body.dbaName ?? null,
+                entity_type: body.entityType,
+                tax_id: body.taxId,
+                tax_id_key: key,
+                formation_date: body.formationDate,
+                incorporation_country: body.incorporationCountry,
+                incorporation_state: body.incorporationState ?? null,
+                address: JSON.stringify(body.address),
+                phone: body.phone,
+                email: body.email,
+                website: body.website ?? null,
+                status: 'active',
+                verification_status: 'unverified',
+                created_at: now,
+                updated_at: now,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            return { status: 201, body: toBusiness(row) };
+          },
         }),
     );
   }

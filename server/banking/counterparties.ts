@@ -8,6 +8,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { findBusiness } from './lookups.js';
 import { abaIsValid } from './routing-numbers.js';
+import { BankingReads } from './reads.js';
 import { toCounterparty, type Counterparty } from './views.js';
 
 type Schemas = components['schemas'];
@@ -50,45 +51,53 @@ function checkBanks(body: CounterpartyCreateRequest): void {
 }
 
 export class Counterparties {
-  constructor(private readonly store: Store) {}
+  /** What a replayed create answers: the resource as it is now. */
+  private readonly reads: BankingReads;
+
+  constructor(private readonly store: Store) {
+    this.reads = new BankingReads(store);
+  }
 
   async create(merchantId: number, body: CounterpartyCreateRequest, idempotencyKey?: string): Promise<StoredResponse<Counterparty>> {
     checkBanks(body);
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBankingCounterparty', idempotencyKey, body), async (trx) => {
-      const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'));
-      if (business.status !== 'active') {
-        throw new Problem(
-          'business-rule',
-          `Business ${body.businessId} is ${business.status}; only an active business adds counterparties.`,
-          {
-            errors: [bodyField('businessId', `business is ${business.status}`)],
-          },
-        );
-      }
-      const row = await trx
-        .insertInto('banking_counterparties')
-        .values({
-          business_id: body.businessId,
-          merchant_id: merchantId,
-          name: body.name,
-          type: body.type,
-          email: body.email ?? null,
-          phone: body.phone ?? null,
-          address: body.address ? JSON.stringify(body.address) : null,
-          ach_routing_number: body.ach?.routingNumber ?? null,
-          ach_account_number: body.ach?.accountNumber ?? null,
-          ach_account_type: body.ach?.accountType ?? null,
-          wire_bank_id_type: body.wire?.bankIdType ?? null,
-          wire_bank_id: body.wire?.bankId ?? null,
-          wire_bank_name: body.wire?.bankName ?? null,
-          wire_account_number: body.wire?.accountNumber ?? null,
-          wire_bank_address: body.wire?.bankAddress ? JSON.stringify(body.wire.bankAddress) : null,
-          wire_intermediary_bank: body.wire?.intermediaryBank ? JSON.stringify(body.wire.intermediaryBank) : null,
-          created_at: Date.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: toCounterparty(row) };
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createBankingCounterparty', idempotencyKey, body), {
+      current: (first: Counterparty) => this.reads.counterparty(merchantId, first.id),
+      run: async (trx) => {
+        const business = await findBusiness(trx, merchantId, body.businessId, bodyField('businessId', 'unknown business'));
+        if (business.status !== 'active') {
+          throw new Problem(
+            'business-rule',
+            `Business ${body.businessId} is ${business.status}; only an active business adds counterparties.`,
+            {
+              errors: [bodyField('businessId', `business is ${business.status}`)],
+            },
+          );
+        }
+        const row = await trx
+          .insertInto('banking_counterparties')
+          .values({
+            business_id: body.businessId,
+            merchant_id: merchantId,
+            name: body.name,
+            type: body.type,
+            email: body.email ?? null,
+            phone: body.phone ?? null,
+            address: body.address ? JSON.stringify(body.address) : null,
+            ach_routing_number: body.ach?.routingNumber ?? null,
+            ach_account_number: body.ach?.accountNumber ?? null,
+            ach_account_type: body.ach?.accountType ?? null,
+            wire_bank_id_type: body.wire?.bankIdType ?? null,
+            wire_bank_id: body.wire?.bankId ?? null,
+            wire_bank_name: body.wire?.bankName ?? null,
+            wire_account_number: body.wire?.accountNumber ?? null,
+            wire_bank_address: body.wire?.bankAddress ? JSON.stringify(body.wire.bankAddress) : null,
+            wire_intermediary_bank: body.wire?.intermediaryBank ? JSON.stringify(body.wire.intermediaryBank) : null,
+            created_at: Date.now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: toCounterparty(row) };
+      },
     });
   }
 }

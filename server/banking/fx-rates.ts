@@ -27,7 +27,11 @@ export const fxRates: Readonly<Record<string, string>> = {
 
 export interface Conversion {
   rate: string;
-  /** USD cents debited: targetAmount / rate, rounded half up to the cent. */
+  /**
+   * USD cents debited: targetAmount / rate, rounded up to the cent (in the bank's favour). Rounding to nearest
+   * would debit less than the value sent for up to half a cent per wire, which splitting a payment multiplies;
+   * rounding up debits at most a cent more than it, and never nothing for a positive amount.
+   */
   sourceMinor: number;
 }
 
@@ -45,6 +49,6 @@ export function convertToUsd(targetMinor: number, currency: string): Conversion 
   const numerator = BigInt(targetMinor) * 10n ** BigInt(2 + fraction.length);
   const denominator = 10n ** BigInt(exponent) * rateUnits;
   let cents = numerator / denominator;
-  if ((numerator % denominator) * 2n >= denominator) cents += 1n;
+  if (numerator % denominator !== 0n) cents += 1n;
   return { rate, sourceMinor: Number(cents) };
 }

@@ -19,6 +19,7 @@ import { recordNocEvent, recordTransferEvent, transferView } from './transfer-ev
 import { transitionTransfer } from './transfer-transitions.js';
 import { checkActive } from './transfers.js';
 import type { Verifications } from './verifications.js';
+import { TransferReads } from './transfer-reads.js';
 import type { IdentityVerification, Transfer } from './views.js';
 
 type Schemas = components['schemas'];
@@ -47,7 +48,12 @@ export class Simulations {
     private readonly store: Store,
     private readonly verifications: Verifications,
     private readonly settings: { environment: Environment },
-  ) {}
+  ) {
+    this.reads = new TransferReads(store);
+  }
+
+  /** What a replayed create answers: the resource as it is now. */
+  private readonly reads: TransferReads;
 
   /**
    * The merchant's transfer, locked for the rest of the transaction (PostgreSQL), or not-found (another merchant's is
@@ -80,53 +86,56 @@ export class Simulations {
         errors: [bodyField('currency', 'only USD')],
       });
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'simulateInboundTransfer', key, body), async (trx) => {
-      const found = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
-      const account = (await lockAccounts(trx, this.store.dialect, [Number(found.id)])).get(Number(found.id))!;
-      await checkActive(trx, account, 'accountId');
-      const now = Date.now();
-      const rail = body.rail === 'ACH' ? 'INBOUND_ACH' : 'INBOUND_WIRE';
-      const pending = await trx
-        .insertInto('banking_transfers')
-        .values({
-          merchant_id: merchantId,
-          business_id: Number(account.business_id),
-          type: rail,
-          status: 'pending',
-          amount_minor: amountMinor,
-          currency: 'USD',
-          ledger_amount_minor: amountMinor,
-          account_id: Number(account.id),
-          from_account_id: null,
-          from_counterparty_id: null,
-          from_name: body.originatorName,
-          from_number_last4: '0000',
-          to_account_id: Number(account.id),
-          to_counterparty_id: null,
-          to_name: account.account_name,
-          to_number_last4: lastFour(account.account_number),
-          description: body.description ?? null,
-          external_id: null,
-          ach: null,
-          wire: null,
-          funding_transfer_id: null,
-          reasons: '[]',
-          next_step_at: null,
-          return_code: null,
-          returned_at: null,
-          change_code: null,
-          corrected_data: null,
-          noc_received_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
-      await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
-      await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
-      const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
-      return { status: 201, body: await transferView(trx, completed, now) };
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'simulateInboundTransfer', key, body), {
+      current: (first: Transfer) => this.reads.get(merchantId, first.id),
+      run: async (trx) => {
+        const found = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
+        const account = (await lockAccounts(trx, this.store.dialect, [Number(found.id)])).get(Number(found.id))!;
+        await checkActive(trx, account, 'accountId');
+        const now = Date.now();
+        const rail = body.rail === 'ACH' ? 'INBOUND_ACH' : 'INBOUND_WIRE';
+        const pending = await trx
+          .insertInto('banking_transfers')
+          .values({
+            merchant_id: merchantId,
+            business_id: Number(account.business_id),
+            type: rail,
+            status: 'pending',
+            amount_minor: amountMinor,
+            currency: 'USD',
+            ledger_amount_minor: amountMinor,
+            account_id: Number(account.id),
+            from_account_id: null,
+            from_counterparty_id: null,
+            from_name: body.originatorName,
+            from_number_last4: '0000',
+            to_account_id: Number(account.id),
+            to_counterparty_id: null,
+            to_name: account.account_name,
+            to_number_last4: lastFour(account.account_number),
+            description: body.description ?? null,
+            external_id: null,
+            ach: null,
+            wire: null,
+            funding_transfer_id: null,
+            reasons: '[]',
+            next_step_at: null,
+            return_code: null,
+            returned_at: null,
+            change_code: null,
+            corrected_data: null,
+            noc_received_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
+        await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
+        await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
+        const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
+        return { status: 201, body: await transferView(trx, completed, now) };
+      },
     });
   }
 

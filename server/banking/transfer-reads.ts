@@ -9,6 +9,7 @@ import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import type { Database } from '../store/schema.js';
+import { optionalTimestamp } from '../store/timestamps.js';
 import { limitOf, splitPage, startBelow } from './id-cursor.js';
 import { findAccount, pathParam } from './lookups.js';
 import { toBalance, toTransfer, type Transfer } from './views.js';
@@ -40,9 +41,6 @@ export async function transferViews(db: Kysely<Database>, rows: TransferRow[], n
   );
 }
 
-/** An ISO 8601 time of the query as epoch milliseconds (the contract has checked its form). */
-const timeOf = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value));
-
 export class TransferReads {
   constructor(private readonly store: Store) {}
 
@@ -63,8 +61,8 @@ export class TransferReads {
 
   async forAccount(merchantId: number, accountId: number, query: ListQuery): Promise<components['schemas']['TransferList']> {
     const below = startBelow('transfer', query.Cursor);
-    const from = timeOf(query.CreatedFrom);
-    const to = timeOf(query.CreatedTo);
+    const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
+    const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
     if (from !== undefined && to !== undefined && to < from)
       throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {

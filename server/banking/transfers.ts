@@ -19,6 +19,7 @@ import { accountSide, insufficientFunds, lockAccounts, settlementSide, writeEntr
 import { findAccount, findCounterparty } from './lookups.js';
 import { recordTransferEvent, transferView } from './transfer-events.js';
 import { transitionTransfer } from './transfer-transitions.js';
+import { TransferReads } from './transfer-reads.js';
 import type { Transfer } from './views.js';
 
 type Schemas = components['schemas'];
@@ -110,7 +111,12 @@ export class Transfers {
   constructor(
     private readonly store: Store,
     private readonly settings: TransferSettings,
-  ) {}
+  ) {
+    this.reads = new TransferReads(store);
+  }
+
+  /** What a replayed create answers: the resource as it is now. */
+  private readonly reads: TransferReads;
 
   async achPull(merchantId: number, body: Schemas['AchPullRequest'], key?: string): Promise<StoredResponse<Transfer>> {
     return this.ach('ACH_PULL', 'createAchPull', merchantId, body, key);
@@ -208,11 +214,8 @@ export class Transfers {
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
     // The amount is what the beneficiary receives; the account is debited its USD equivalent at today's rate.
     const conversion = body.currency === 'USD' ? undefined : convertToUsd(amountMinor, body.currency);
+    // Rounded up, the debit of a positive amount is at least a cent: no amount is too small to convert.
     const ledgerAmountMinor = conversion ? conversion.sourceMinor : amountMinor;
-    if (ledgerAmountMinor <= 0)
-      throw new Problem('invalid-amount', 'The amount converts to less than one cent.', {
-        errors: [bodyField('amount', 'too small to send')],
-      });
     return this.run('createInternationalWire', merchantId, body, key, async (trx) => {
       const account = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
       const cp = await findCounterparty(trx, merchantId, body.counterpartyId, bodyField('counterpartyId', 'unknown counterparty'));
@@ -291,72 +294,75 @@ export class Transfers {
     key: string | undefined,
     plan: (trx: Transaction<Database>) => Promise<Plan>,
   ): Promise<StoredResponse<Transfer>> {
-    const result = await idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), async (trx) => {
-      const p = await plan(trx);
-      const accountId = Number(p.account.id);
-      const fundingId = p.debitsAccount && p.account.funding_account_id !== null ? Number(p.account.funding_account_id) : undefined;
-      const toId = p.toAccount ? Number(p.toAccount.id) : undefined;
-      const locked = await lockAccounts(trx, this.store.dialect, [
-        accountId,
-        ...(fundingId === undefined ? [] : [fundingId]),
-        ...(toId === undefined ? [] : [toId]),
-      ]);
-      const account = locked.get(accountId)!;
-      await checkActive(trx, account, 'accountId');
-      if (toId !== undefined) await checkActive(trx, locked.get(toId)!, 'toAccountId');
+    const result = await idempotent(this.store, claimOf(`merchant:${merchantId}`, operationId, key, body), {
+      current: (first: Transfer) => this.reads.get(merchantId, first.id),
+      run: async (trx) => {
+        const p = await plan(trx);
+        const accountId = Number(p.account.id);
+        const fundingId = p.debitsAccount && p.account.funding_account_id !== null ? Number(p.account.funding_account_id) : undefined;
+        const toId = p.toAccount ? Number(p.toAccount.id) : undefined;
+        const locked = await lockAccounts(trx, this.store.dialect, [
+          accountId,
+          ...(fundingId === undefined ? [] : [fundingId]),
+          ...(toId === undefined ? [] : [toId]),
+        ]);
+        const account = locked.get(accountId)!;
+        await checkActive(trx, account, 'accountId');
+        if (toId !== undefined) await checkActive(trx, locked.get(toId)!, 'toAccountId');
 
-      const now = Date.now();
-      let fundingTransferId: number | null = null;
-      if (p.debitsAccount && Number(account.available_minor) < p.ledgerAmountMinor) {
-        // Draw the shortfall from the funding account first (one level: the funding account's own funding is not used).
-        const funding = fundingId === undefined ? undefined : locked.get(fundingId);
-        const shortfall = p.ledgerAmountMinor - Number(account.available_minor);
-        if (funding?.status !== 'active' || Number(funding.available_minor) < shortfall) throw insufficientFunds(accountId);
-        fundingTransferId = await this.sweep(trx, merchantId, funding, account, shortfall, now);
-      }
+        const now = Date.now();
+        let fundingTransferId: number | null = null;
+        if (p.debitsAccount && Number(account.available_minor) < p.ledgerAmountMinor) {
+          // Draw the shortfall from the funding account first (one level: the funding account's own funding is not used).
+          const funding = fundingId === undefined ? undefined : locked.get(fundingId);
+          const shortfall = p.ledgerAmountMinor - Number(account.available_minor);
+          if (funding?.status !== 'active' || Number(funding.available_minor) < shortfall) throw insufficientFunds(accountId);
+          fundingTransferId = await this.sweep(trx, merchantId, funding, account, shortfall, now);
+        }
 
-      let row = await trx
-        .insertInto('banking_transfers')
-        .values({
-          merchant_id: merchantId,
-          business_id: Number(account.business_id),
-          type: p.type,
-          status: 'pending',
-          amount_minor: p.amountMinor,
-          currency: p.currency,
-          ledger_amount_minor: p.ledgerAmountMinor,
-          account_id: accountId,
-          from_account_id: p.from.accountId,
-          from_counterparty_id: p.from.counterpartyId,
-          from_name: p.from.name,
-          from_number_last4: p.from.last4,
-          to_account_id: p.to.accountId,
-          to_counterparty_id: p.to.counterpartyId,
-          to_name: p.to.name,
-          to_number_last4: p.to.last4,
-          description: p.description,
-          external_id: p.externalId,
-          ach: p.ach ? JSON.stringify(p.ach) : null,
-          wire: p.wire ? JSON.stringify(p.wire) : null,
-          funding_transfer_id: fundingTransferId,
-          reasons: '[]',
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
-      await recordTransferEvent(trx, row, 'transfer.created', now, this.settings.environment);
-      if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment });
-      else
-        row = await trx
-          .updateTable('banking_transfers')
-          .set({ next_step_at: now + this.settings.stepMs })
-          .where('id', '=', row.id)
+        let row = await trx
+          .insertInto('banking_transfers')
+          .values({
+            merchant_id: merchantId,
+            business_id: Number(account.business_id),
+            type: p.type,
+            status: 'pending',
+            amount_minor: p.amountMinor,
+            currency: p.currency,
+            ledger_amount_minor: p.ledgerAmountMinor,
+            account_id: accountId,
+            from_account_id: p.from.accountId,
+            from_counterparty_id: p.from.counterpartyId,
+            from_name: p.from.name,
+            from_number_last4: p.from.last4,
+            to_account_id: p.to.accountId,
+            to_counterparty_id: p.to.counterpartyId,
+            to_name: p.to.name,
+            to_number_last4: p.to.last4,
+            description: p.description,
+            external_id: p.externalId,
+            ach: p.ach ? JSON.stringify(p.ach) : null,
+            wire: p.wire ? JSON.stringify(p.wire) : null,
+            funding_transfer_id: fundingTransferId,
+            reasons: '[]',
+            created_at: now,
+            updated_at: now,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
+        await recordTransferEvent(trx, row, 'transfer.created', now, this.settings.environment);
+        if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment });
+        else
+          row = await trx
+            .updateTable('banking_transfers')
+            .set({ next_step_at: now + this.settings.stepMs })
+            .where('id', '=', row.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
 
-      return { status: 201, body: await transferView(trx, row, now) };
+        return { status: 201, body: await transferView(trx, row, now) };
+      },
     });
     if (result.status === 201 && !result.replayed) this.settings.onCreated?.();
     return result;

@@ -15,6 +15,7 @@ import type { Database } from '../store/schema.js';
 import { findBusiness } from './lookups.js';
 import { recordVerificationEvent } from './transfer-events.js';
 import type { VerificationOutcome } from './sandbox-outcomes.js';
+import { BankingReads } from './reads.js';
 import { toVerification, type IdentityVerification } from './views.js';
 
 type Schemas = components['schemas'];
@@ -101,7 +102,12 @@ export class Verifications {
   constructor(
     private readonly store: Store,
     private readonly settings: { environment: Environment; firstDecision: FirstDecision },
-  ) {}
+  ) {
+    this.reads = new BankingReads(store);
+  }
+
+  /** What a replayed create answers: the resource as it is now. */
+  private readonly reads: BankingReads;
 
   async create(
     merchantId: number,
@@ -110,78 +116,81 @@ export class Verifications {
   ): Promise<StoredResponse<IdentityVerification>> {
     const person = body.subject === 'PERSON' ? body.person : undefined;
     if (person) checkPerson(person);
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), async (trx) => {
-      // The business row lock serializes verifications of one business: the running-check test cannot race.
-      const business = await findBusiness(
-        trx,
-        merchantId,
-        body.businessId,
-        bodyField('businessId', 'unknown business'),
-        this.store.dialect,
-      );
-      if (business.status !== 'active') {
-        throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business is verified.`, {
-          errors: [bodyField('businessId', `business is ${business.status}`)],
-        });
-      }
-      const subjectKey = person ? personKey(person) : 'BUSINESS';
-      const earlier = await trx
-        .selectFrom('banking_verifications')
-        .select(['id', 'status'])
-        .where('business_id', '=', body.businessId)
-        .where('subject_key', '=', subjectKey)
-        .where('status', 'in', running)
-        .executeTakeFirst();
-      if (earlier) {
-        const who = person ? 'this person' : 'the business';
-        throw new Problem('conflict', `Verification ${earlier.id} of ${who} is still ${earlier.status}; wait for its decision.`, {
-          errors: [bodyField(person ? 'person' : 'subject', 'a verification of this subject is running')],
-        });
-      }
-      const outcome = this.settings.firstDecision(business, person);
-      const now = Date.now();
-      const decided = outcome.status === 'approved' || outcome.status === 'rejected';
-      const row = await trx
-        .insertInto('banking_verifications')
-        .values({
-          business_id: body.businessId,
-          merchant_id: merchantId,
-          subject: body.subject,
-          subject_key: subjectKey,
-          person: person
-            ? JSON.stringify({
-                firstName: person.firstName,
-                lastName: person.lastName,
-                roles: person.roles,
-                ownershipPercentage: person.ownershipPercentage ?? null,
-              })
-            : null,
-          person_details: person
-            ? JSON.stringify({
-                dateOfBirth: person.dateOfBirth,
-                email: person.email ?? null,
-                phone: person.phone ?? null,
-                address: person.address,
-                idDocument: person.idDocument
-                  ? {
-                      type: person.idDocument.type,
-                      issuingCountry: person.idDocument.issuingCountry,
-                      expirationDate: person.idDocument.expirationDate ?? null,
-                    }
-                  : null,
-              })
-            : null,
-          status: outcome.status,
-          reasons: JSON.stringify(outcome.reasons),
-          created_at: now,
-          updated_at: now,
-          decided_at: decided ? now : null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recombine(trx, body.businessId, now);
-      await recordVerificationEvent(trx, row, now, this.settings.environment);
-      return { status: 201, body: toVerification(row) };
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), {
+      current: (first: IdentityVerification) => this.reads.verification(merchantId, first.id),
+      run: async (trx) => {
+        // The business row lock serializes verifications of one business: the running-check test cannot race.
+        const business = await findBusiness(
+          trx,
+          merchantId,
+          body.businessId,
+          bodyField('businessId', 'unknown business'),
+          this.store.dialect,
+        );
+        if (business.status !== 'active') {
+          throw new Problem('business-rule', `Business ${body.businessId} is ${business.status}; only an active business is verified.`, {
+            errors: [bodyField('businessId', `business is ${business.status}`)],
+          });
+        }
+        const subjectKey = person ? personKey(person) : 'BUSINESS';
+        const earlier = await trx
+          .selectFrom('banking_verifications')
+          .select(['id', 'status'])
+          .where('business_id', '=', body.businessId)
+          .where('subject_key', '=', subjectKey)
+          .where('status', 'in', running)
+          .executeTakeFirst();
+        if (earlier) {
+          const who = person ? 'this person' : 'the business';
+          throw new Problem('conflict', `Verification ${earlier.id} of ${who} is still ${earlier.status}; wait for its decision.`, {
+            errors: [bodyField(person ? 'person' : 'subject', 'a verification of this subject is running')],
+          });
+        }
+        const outcome = this.settings.firstDecision(business, person);
+        const now = Date.now();
+        const decided = outcome.status === 'approved' || outcome.status === 'rejected';
+        const row = await trx
+          .insertInto('banking_verifications')
+          .values({
+            business_id: body.businessId,
+            merchant_id: merchantId,
+            subject: body.subject,
+            subject_key: subjectKey,
+            person: person
+              ? JSON.stringify({
+                  firstName: person.firstName,
+                  lastName: person.lastName,
+                  roles: person.roles,
+                  ownershipPercentage: person.ownershipPercentage ?? null,
+                })
+              : null,
+            person_details: person
+              ? JSON.stringify({
+                  dateOfBirth: person.dateOfBirth,
+                  email: person.email ?? null,
+                  phone: person.phone ?? null,
+                  address: person.address,
+                  idDocument: person.idDocument
+                    ? {
+                        type: person.idDocument.type,
+                        issuingCountry: person.idDocument.issuingCountry,
+                        expirationDate: person.idDocument.expirationDate ?? null,
+                      }
+                    : null,
+                })
+              : null,
+            status: outcome.status,
+            reasons: JSON.stringify(outcome.reasons),
+            created_at: now,
+            updated_at: now,
+            decided_at: decided ? now : null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recombine(trx, body.businessId, now);
+        await recordVerificationEvent(trx, row, now, this.settings.environment);
+        return { status: 201, body: toVerification(row) };
+      },
     });
   }
 

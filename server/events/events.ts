@@ -5,6 +5,7 @@ import type { components, operations } from '../../generated/merchant/schema.js'
 import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
+import { optionalTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
 export type Event = Schemas['Event'];
@@ -33,8 +34,8 @@ export class Events {
 
   async list(merchantId: number, query: ListQuery): Promise<Schemas['EventList']> {
     const pageSize = query.PageSize ?? 25;
-    const from = query.CreatedFrom === undefined ? undefined : Date.parse(query.CreatedFrom);
-    const to = query.CreatedTo === undefined ? undefined : Date.parse(query.CreatedTo);
+    const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
+    const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     if (from !== undefined && to !== undefined && to < from)
       throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
         errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],

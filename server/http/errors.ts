@@ -4,6 +4,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { missingToken } from '../auth/bearer-header.js';
 import { Problem, invalidRequest, missingBody, type FieldError } from '../problems.js';
+import { cutToCodePoints } from '../text/code-points.js';
 import './locals.js';
 import { asOAuthError, problemMediaType } from './oauth-token-errors.js';
 import { bodyRefusal } from './request-body.js';
@@ -23,9 +24,9 @@ interface ValidatorError {
 function fieldOf(path: string, message: string): FieldError {
   const [, where = '', ...rest] = path.split('/');
   const name = rest.join('/');
-  const detail = message.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 500) || 'is not valid';
+  const detail = cutToCodePoints(message.replace(/[\x00-\x1f\x7f]/g, ' '), 500) || 'is not valid';
   const safe = (allowed: RegExp) => name.replace(allowed, '_').slice(0, 100) || '_';
-  if (where === 'body') return { pointer: `#${name ? `/${name}` : ''}`.slice(0, 500), detail };
+  if (where === 'body') return { pointer: cutToCodePoints(`#${name ? `/${name}` : ''}`, 500), detail };
   if (where === 'headers') return { header: safe(/[^A-Za-z0-9-]/g), detail };
   // A parameter is named by its name alone: an item of a repeated one (`/query/Type/0`) is still `Type`.
   if (where === 'query' || where === 'params' || where === 'path')
@@ -82,7 +83,9 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
       // Without any body the fault is the missing body, not its type.
       if (!hasBody(req)) return invalidRequest([missingBody]);
       const accepted = Object.keys((req as OpenApiRequest).openapi?.schema?.requestBody?.content ?? { 'application/json': 0 }).join(' or ');
-      const sent = req.headers['content-type'] ? `${req.headers['content-type'].slice(0, 100)} is` : 'A body without a Content-Type is';
+      const sent = req.headers['content-type']
+        ? `${cutToCodePoints(req.headers['content-type'], 100)} is`
+        : 'A body without a Content-Type is';
       return new Problem('unsupported-media-type', `${sent} not accepted here; send the body as ${accepted}.`);
     }
     default:
@@ -97,7 +100,7 @@ export function sendProblem(res: Response, req: Request, refusal: Problem): void
   const body = problem.body(instanceOf(req.originalUrl.split('?')[0] ?? '/'), requestIdOf(res));
   // The contract bounds these: a 100-field list and a 2,000-character detail (which may quote the path).
   if (body.errors) body.errors = body.errors.slice(0, 100);
-  body.detail = body.detail.slice(0, 2000);
+  body.detail = cutToCodePoints(body.detail, 2000);
   if (body.error_description !== undefined) body.error_description = body.detail;
   res.status(problem.status).type(problemMediaType(req, problem)).send(JSON.stringify(body));
 }

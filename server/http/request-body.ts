@@ -7,13 +7,14 @@ import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { Problem } from '../problems.js';
+import { cutToCodePoints } from '../text/code-points.js';
 import './locals.js';
 
 /** The content codings body-parser decodes on this Node (it checks for zstd the same way). */
 export const contentCodings: readonly string[] = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
 
 /** Cut to what a problem's detail should quote of a header the caller chose. */
-const quoted = (value: string) => JSON.stringify(value.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 60));
+const quoted = (value: string) => JSON.stringify(cutToCodePoints(value.replace(/[\x00-\x1f\x7f]/g, ' '), 60));
 
 /** body-parser's `verify` runs on every body it read (its content coding undone), before decoding its text: the
  * charset it would decode with is refused unless UTF-8 (body-parser alone takes any `utf-*` for JSON, UTF-7

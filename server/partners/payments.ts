@@ -13,7 +13,7 @@ import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
 import type { Database, PaymentTable } from '../store/schema.js';
-import { isoTimestamp } from '../store/timestamps.js';
+import { isoTimestamp, optionalTimestamp } from '../store/timestamps.js';
 import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 import { recordPaymentChange, recordPaymentNoc } from './payment-events.js';
@@ -131,14 +131,14 @@ export class Payments {
       },
     });
     const byKey = claimOf(`partner:${partnerId}`, 'createPaymentRequest', idempotencyKey, body);
-    const result = await idempotent(this.store, [byUniqueId, byKey], (trx) => this.insert(trx, partnerId, body, context));
+    const result = await idempotent(this.store, [byUniqueId, byKey], {
+      run: (trx) => this.insert(trx, partnerId, body, context),
+      current: (first: Payment) => this.get(partnerId, first.paymentId),
+    });
     if (!result.replayed) this.settings.onCreated?.();
-    if (!result.replayed || result.replayOf !== byUniqueId)
-      return { status: result.status as 201, body: result.body, replayed: result.replayed };
-    // A repeated unique id answers 200 with the payment as it is now, not as it was stored.
-    const payments = this.store.db.selectFrom('payments').selectAll();
-    const now = await payments.where('payment_id', '=', result.body.paymentId).executeTakeFirstOrThrow();
-    return { status: 200, body: toPayment(now), replayed: true };
+    // Either replay shows the payment as it is now; a repeated unique id answers 200, as its contract says.
+    const status = result.replayed && result.replayOf === byUniqueId ? 200 : (result.status as 201);
+    return { status, body: result.body, replayed: result.replayed };
   }
 
   /** Checks the request against the payee's details and writes the payment with its first state. */
@@ -340,13 +340,19 @@ export class Payments {
   /** Group E: payment history by every filter of the seed, newest first. */
   async search(partnerId: number, body: ES['TransactionSearchRequest']): Promise<ES['TransactionPage']> {
     const field = (name: string, detail: string) => [bodyField(name, detail)];
-    const ranges: [string | undefined, string | undefined, string][] = [
-      [body.beginDate, body.endDate, 'endDate'],
-      [body.postDateStart, body.postDateEnd, 'postDateEnd'],
-      [body.updatedStart, body.updatedEnd, 'updatedEnd'],
+    // Each date-time read once, here: a field that cannot be read is named before any range is compared.
+    const time = (name: keyof ES['TransactionSearchRequest'] & string) =>
+      optionalTimestamp(body[name] as string | undefined, { pointer: `#/${name}` });
+    const [beginDate, endDate, postDateStart, postDateEnd, updatedStart, updatedEnd] = (
+      ['beginDate', 'endDate', 'postDateStart', 'postDateEnd', 'updatedStart', 'updatedEnd'] as const
+    ).map(time);
+    const ranges: [number | undefined, number | undefined, string][] = [
+      [beginDate, endDate, 'endDate'],
+      [postDateStart, postDateEnd, 'postDateEnd'],
+      [updatedStart, updatedEnd, 'updatedEnd'],
     ];
     for (const [from, to, name] of ranges) {
-      if (from && to && Date.parse(from) > Date.parse(to))
+      if (from !== undefined && to !== undefined && from > to)
         throw new Problem('business-rule', `${name} is before the start of its range.`, {
           errors: field(name, 'before the start of the range'),
         });
@@ -365,7 +371,6 @@ export class Payments {
     const merchants = body.customerId !== undefined ? [body.customerId] : await this.scope.linkedMerchantIds(partnerId);
     const paging = { pageNumber: body.pageNumber ?? 1, pageSize: body.pageSize ?? 25 };
     if (merchants.length === 0) return { message: ['This partner has no linked merchants.'], data: [], ...paging, totalCount: 0 };
-    const at = (value: string) => Date.parse(value);
     // Amounts compare in each transaction's own currency: one bound per currency exponent.
     const byExponent = new Map<number, string[]>();
     for (const [code, exponent] of Object.entries(currencyExponents)) byExponent.set(exponent, [...(byExponent.get(exponent) ?? []), code]);
@@ -400,12 +405,12 @@ export class Payments {
           ...(body.paymentId ? [eb('payment_id', '=', Number(body.paymentId))] : []),
           ...(body.requesterIpAddress ? [eb('requester_ip', '=', body.requesterIpAddress)] : []),
           ...(body.requesterUsername ? [eb('requester_username', '=', body.requesterUsername)] : []),
-          ...(body.beginDate ? [eb('created_at', '>=', at(body.beginDate))] : []),
-          ...(body.endDate ? [eb('created_at', '<=', at(body.endDate))] : []),
-          ...(body.postDateStart ? [eb('post_date', '>=', at(body.postDateStart))] : []),
-          ...(body.postDateEnd ? [eb('post_date', '<=', at(body.postDateEnd))] : []),
-          ...(body.updatedStart ? [eb('updated_at', '>=', at(body.updatedStart))] : []),
-          ...(body.updatedEnd ? [eb('updated_at', '<=', at(body.updatedEnd))] : []),
+          ...(beginDate !== undefined ? [eb('created_at', '>=', beginDate)] : []),
+          ...(endDate !== undefined ? [eb('created_at', '<=', endDate)] : []),
+          ...(postDateStart !== undefined ? [eb('post_date', '>=', postDateStart)] : []),
+          ...(postDateEnd !== undefined ? [eb('post_date', '<=', postDateEnd)] : []),
+          ...(updatedStart !== undefined ? [eb('updated_at', '>=', updatedStart)] : []),
+          ...(updatedEnd !== undefined ? [eb('updated_at', '<=', updatedEnd)] : []),
           ...(body.counterpartyId !== undefined ? [eb('payee_id', '=', body.counterpartyId)] : []),
           ...(body.productId !== undefined ? [eb('product_id', '=', body.productId)] : []),
           ...(body.excludeAch ? [eb('route', '!=', 'ACH')] : []),

@@ -10,11 +10,13 @@ import { abaIsValid } from '../banking/routing-numbers.js';
 import { Problem, bodyField } from '../problems.js';
 import { newRailPayeeId } from '../ids/identifiers.js';
 import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
+import { folded, foldedContains } from '../store/case-folding.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type IdempotencyClaim, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
+import { cutToCodePoints } from '../text/code-points.js';
+import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
 
 type CS = C['schemas'];
 type ES = E['schemas'];
@@ -89,7 +91,7 @@ export function payeeColumns(
     tax_id: fields.taxId ?? null,
     id_type: fields.idType ?? null,
     // Two lines of up to 200 each become group A's one addressLine, which holds 200.
-    address_line: address ? [address.line1, address.line2].filter(Boolean).join(', ').slice(0, 200) : '',
+    address_line: address ? cutToCodePoints([address.line1, address.line2].filter(Boolean).join(', '), 200) : '',
     state: address?.state ?? '',
     city: address?.city ?? '',
     country: address?.countryCode ?? '',
@@ -184,23 +186,38 @@ export class Recipients {
       route: 'ACH' | 'WIRE';
       details: unknown;
     },
-    answer: (row: Selectable<PayeeTable>) => T,
+    answer: (row: Selectable<PayeeTable>) => T & { id: number },
   ): Promise<StoredResponse<T>> {
-    return idempotent(this.store, claim, async (trx) => {
-      const row = await trx
-        .insertInto('payees')
-        .values({
-          ...payeeColumns(values.merchantId, values),
-          kind: values.kind,
-          partner_id: values.partnerId,
-          rail_payee_id: newRailPayeeId(),
-          payment_method_type: values.method,
-          route: values.route,
-          details: JSON.stringify(values.details),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: answer(row) };
+    // A replay reads the payee as the partner's reads would now: not found once its merchant is no longer linked.
+    const current = async (first: T & { id: number }) => {
+      const row = await this.store.db
+        .selectFrom('payees')
+        .selectAll()
+        .where('id', '=', first.id)
+        .where('kind', '=', values.kind)
+        .where('merchant_id', 'in', linkedTo(this.store.db, values.partnerId))
+        .executeTakeFirst();
+      if (!row) throw new Problem('not-found', `No ${values.kind} ${first.id} exists for the merchants linked to this partner.`);
+      return answer(row);
+    };
+    return idempotent<T & { id: number }>(this.store, claim, {
+      current,
+      run: async (trx) => {
+        const row = await trx
+          .insertInto('payees')
+          .values({
+            ...payeeColumns(values.merchantId, values),
+            kind: values.kind,
+            partner_id: values.partnerId,
+            rail_payee_id: newRailPayeeId(),
+            payment_method_type: values.method,
+            route: values.route,
+            details: JSON.stringify(values.details),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: answer(row) };
+      },
     });
   }
 
@@ -315,8 +332,8 @@ export class Recipients {
     if (query.PayeePaymentMethodType) q = q.where('payment_method_type', '=', query.PayeePaymentMethodType);
     if (query.Route) q = q.where('route', '=', query.Route);
     if (query.SearchText) {
-      const pattern = `%${query.SearchText.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\')`);
+      const text = query.SearchText;
+      q = q.where((eb) => eb.or([foldedContains('name', text), foldedContains('email', text)]));
     }
     const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     const sortColumn = (
@@ -330,7 +347,7 @@ export class Recipients {
       } as const
     )[query.SortProperty ?? 'id'];
     const direction = query.IsDescending ? 'desc' : 'asc';
-    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? sql`lower(${sql.ref(sortColumn)})` : sql.ref(sortColumn);
+    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? folded(sql.ref(sortColumn)) : sql.ref(sortColumn);
     const rows = await q
       .selectAll()
       .orderBy(sortKey, direction)

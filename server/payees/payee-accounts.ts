@@ -89,14 +89,20 @@ export class PayeeAccounts {
         ).count,
     };
     const claim = claimOf(`merchant:${merchantId}`, 'createPayeeAccount', idempotencyKey, { payeeId, body });
-    return createWithinLimit(this.store, limit, claim, async (trx) => {
-      const id = newPayeeAccountId();
-      const now = Date.now();
-      await trx
-        .insertInto('payee_accounts')
-        .values({ id, payee_id: payeeId, merchant_id: merchantId, ...columns, active: 1, created_at: now, updated_at: now })
-        .execute();
-      return { status: 201, body: { PayeeAccountId: id } };
+    return createWithinLimit(this.store, limit, claim, {
+      current: async (first) => {
+        await this.row(merchantId, payeeId, first.PayeeAccountId);
+        return first;
+      },
+      run: async (trx) => {
+        const id = newPayeeAccountId();
+        const now = Date.now();
+        await trx
+          .insertInto('payee_accounts')
+          .values({ id, payee_id: payeeId, merchant_id: merchantId, ...columns, active: 1, created_at: now, updated_at: now })
+          .execute();
+        return { status: 201, body: { PayeeAccountId: id } };
+      },
     });
   }
 

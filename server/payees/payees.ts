@@ -8,6 +8,7 @@ import { lastFourOrNull } from '../personal-data/masking.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
+import { folded, foldedContains } from '../store/case-folding.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
@@ -30,37 +31,39 @@ export function toPayee(row: Selectable<PayeeTable>): Payee {
 }
 
 const notFound = (id: number) => new Problem('not-found', `No payee with id ${id} exists for this merchant.`);
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class Payees {
   constructor(private readonly store: Store) {}
 
   /** Under the Idempotency-Key, when sent: groups A and B create payees through the one operation createPayee. */
   async create(merchantId: number, body: Schemas['PayeeCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Payee>> {
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createPayee', idempotencyKey, body), async (trx) => {
-      const now = Date.now();
-      const row = await trx
-        .insertInto('payees')
-        .values({
-          merchant_id: merchantId,
-          payee_type: body.payeeType,
-          name: body.name,
-          email: body.EmailAddress,
-          phone: body.phoneNumber ?? null,
-          tax_id: body.taxId ?? null,
-          id_type: body.idType ?? null,
-          address_line: body.address.addressLine,
-          state: body.address.state,
-          city: body.address.city,
-          country: body.address.country,
-          postal_code: body.address.postalCode,
-          date_of_birth: body.dateOfBirth ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: toPayee(row) };
+    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createPayee', idempotencyKey, body), {
+      current: (first) => this.get(merchantId, first.id),
+      run: async (trx) => {
+        const now = Date.now();
+        const row = await trx
+          .insertInto('payees')
+          .values({
+            merchant_id: merchantId,
+            payee_type: body.payeeType,
+            name: body.name,
+            email: body.EmailAddress,
+            phone: body.phoneNumber ?? null,
+            tax_id: body.taxId ?? null,
+            id_type: body.idType ?? null,
+            address_line: body.address.addressLine,
+            state: body.address.state,
+            city: body.address.city,
+            country: body.address.country,
+            postal_code: body.address.postalCode,
+            date_of_birth: body.dateOfBirth ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: toPayee(row) };
+      },
     });
   }
 
@@ -120,16 +123,16 @@ export class Payees {
     const pageNumber = body.pageNumber ?? 1;
     const sortColumn = ({ id: 'id', name: 'name', EmailAddress: 'email', createdOn: 'created_at' } as const)[body.sortProperty ?? 'id'];
     const direction = body.isDescending ? 'desc' : 'asc';
-    const lower = (column: string) => sql<string>`lower(${sql.ref(column)})`;
+    const foldedColumn = (column: string) => folded(sql.ref(column));
     let query = this.store.db.selectFrom('payees').selectAll().where('merchant_id', '=', merchantId);
     if (body.payeeType) query = query.where('payee_type', '=', body.payeeType);
-    if (body.name) query = query.where(sql<boolean>`lower(name) like ${likePattern(body.name)} escape '\\'`);
-    if (body.EmailAddress) query = query.where(lower('email'), '=', body.EmailAddress.toLowerCase());
+    if (body.name) query = query.where(foldedContains('name', body.name));
+    if (body.EmailAddress) query = query.where(foldedColumn('email'), '=', folded(body.EmailAddress));
     if (body.phoneNumber !== undefined)
       query = body.phoneNumber === null ? query.where('phone', 'is', null) : query.where('phone', '=', body.phoneNumber);
     if (body.taxId !== undefined) query = body.taxId === null ? query.where('tax_id', 'is', null) : query.where('tax_id', '=', body.taxId);
     if (body.idType !== undefined)
-      query = body.idType === null ? query.where('id_type', 'is', null) : query.where(lower('id_type'), '=', body.idType.toLowerCase());
+      query = body.idType === null ? query.where('id_type', 'is', null) : query.where(foldedColumn('id_type'), '=', folded(body.idType));
     if (body.dateOfBirth !== undefined)
       query = body.dateOfBirth === null ? query.where('date_of_birth', 'is', null) : query.where('date_of_birth', '=', body.dateOfBirth);
     const addressColumns = {
@@ -141,10 +144,10 @@ export class Payees {
     } as const;
     for (const [field, column] of Object.entries(addressColumns)) {
       const value = body.address?.[field as keyof typeof addressColumns];
-      if (value !== undefined) query = query.where(lower(column), '=', value.toLowerCase());
+      if (value !== undefined) query = query.where(foldedColumn(column), '=', folded(value));
     }
     // Names and emails sort ignoring case, the same on both stores (their default collations differ).
-    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? lower(sortColumn) : sql.ref(sortColumn);
+    const sortKey = sortColumn === 'name' || sortColumn === 'email' ? foldedColumn(sortColumn) : sql.ref(sortColumn);
     const rows = await query
       .orderBy(sortKey, direction)
       .orderBy('id', direction)

@@ -52,76 +52,79 @@ export class Payouts {
       throw new Problem('business-rule', 'Sandbox options apply only in the sandbox.', {
         errors: [bodyField('Sandbox', 'sandbox only')],
       });
-    const held = body.Sandbox?.Hold === true;
+    const hold = body.Sandbox?.Hold === true;
     const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
-    const result = await idempotent(this.store, claim, async (trx) => {
-      const payee = await trx
-        .selectFrom('payees')
-        .select('id')
-        .where('merchant_id', '=', merchantId)
-        .where('id', '=', body.PayeeId)
-        .executeTakeFirst();
-      if (!payee)
-        throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, {
-          errors: [bodyField('PayeeId', 'unknown payee')],
-        });
-      let accounts = trx
-        .selectFrom('payee_accounts')
-        .select(['id', 'active', 'currency'])
-        .where('payee_id', '=', body.PayeeId)
-        .where('merchant_id', '=', merchantId);
-      if (body.PayeeAccountId) accounts = accounts.where('id', '=', body.PayeeAccountId);
-      const candidates = await accounts.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-      if (body.PayeeAccountId && candidates.length === 0) {
-        throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, {
-          errors: [bodyField('PayeeAccountId', 'unknown account')],
-        });
-      }
-      const active = candidates.filter((a) => a.active === 1);
-      if (active.length === 0) {
-        const field = body.PayeeAccountId ? 'PayeeAccountId' : 'PayeeId';
-        throw new Problem(
-          'inactive-account',
-          body.PayeeAccountId ? `Account ${body.PayeeAccountId} is disabled.` : `Payee ${body.PayeeId} has no active account.`,
-          {
-            errors: [bodyField(field, 'no active account to pay into')],
-          },
-        );
-      }
-      // An account is paid in its own currency (one recorded without a Currency takes any): the service does
-      // not convert, so a payout the account cannot take is refused before anything is written.
-      const account = active.find((a) => a.currency === body.Currency) ?? active.find((a) => a.currency === null);
-      if (!account) {
-        const held = [...new Set(active.map((a) => a.currency))].join(', ');
-        const detail = body.PayeeAccountId
-          ? `Account ${body.PayeeAccountId} takes ${held}, not ${body.Currency}.`
-          : `Payee ${body.PayeeId} has no active account in ${body.Currency}; its accounts take ${held}.`;
-        throw new Problem('business-rule', detail, { errors: [bodyField('Currency', `the account paid into takes ${held}`)] });
-      }
-      const now = Date.now();
-      const row = await trx
-        .insertInto('payouts')
-        .values({
-          reference: newPayoutReference(),
-          merchant_id: merchantId,
-          payee_id: body.PayeeId,
-          account_id: account.id,
-          amount_minor: amountMinor,
-          currency: body.Currency,
-          description: body.Description ?? null,
-          status: 'created',
-          reasons: '[]',
-          environment: this.settings.environment,
-          created_at: now,
-          updated_at: now,
-          next_step_at: held ? null : now + this.settings.stepMs,
-          return_code: null,
-          returned_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordEvent(trx, row, 'created', now, []);
-      return { status: 202, body: toPayout(row) };
+    const result = await idempotent(this.store, claim, {
+      current: (first: Payout) => this.get(merchantId, first.PayoutUniqueReference),
+      run: async (trx) => {
+        const payee = await trx
+          .selectFrom('payees')
+          .select('id')
+          .where('merchant_id', '=', merchantId)
+          .where('id', '=', body.PayeeId)
+          .executeTakeFirst();
+        if (!payee)
+          throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, {
+            errors: [bodyField('PayeeId', 'unknown payee')],
+          });
+        let accounts = trx
+          .selectFrom('payee_accounts')
+          .select(['id', 'active', 'currency'])
+          .where('payee_id', '=', body.PayeeId)
+          .where('merchant_id', '=', merchantId);
+        if (body.PayeeAccountId) accounts = accounts.where('id', '=', body.PayeeAccountId);
+        const candidates = await accounts.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+        if (body.PayeeAccountId && candidates.length === 0) {
+          throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, {
+            errors: [bodyField('PayeeAccountId', 'unknown account')],
+          });
+        }
+        const active = candidates.filter((a) => a.active === 1);
+        if (active.length === 0) {
+          const field = body.PayeeAccountId ? 'PayeeAccountId' : 'PayeeId';
+          throw new Problem(
+            'inactive-account',
+            body.PayeeAccountId ? `Account ${body.PayeeAccountId} is disabled.` : `Payee ${body.PayeeId} has no active account.`,
+            {
+              errors: [bodyField(field, 'no active account to pay into')],
+            },
+          );
+        }
+        // An account is paid in its own currency (one recorded without a Currency takes any): the service does
+        // not convert, so a payout the account cannot take is refused before anything is written.
+        const account = active.find((a) => a.currency === body.Currency) ?? active.find((a) => a.currency === null);
+        if (!account) {
+          const held = [...new Set(active.map((a) => a.currency))].join(', ');
+          const detail = body.PayeeAccountId
+            ? `Account ${body.PayeeAccountId} takes ${held}, not ${body.Currency}.`
+            : `Payee ${body.PayeeId} has no active account in ${body.Currency}; its accounts take ${held}.`;
+          throw new Problem('business-rule', detail, { errors: [bodyField('Currency', `the account paid into takes ${held}`)] });
+        }
+        const now = Date.now();
+        const row = await trx
+          .insertInto('payouts')
+          .values({
+            reference: newPayoutReference(),
+            merchant_id: merchantId,
+            payee_id: body.PayeeId,
+            account_id: account.id,
+            amount_minor: amountMinor,
+            currency: body.Currency,
+            description: body.Description ?? null,
+            status: 'created',
+            reasons: '[]',
+            environment: this.settings.environment,
+            created_at: now,
+            updated_at: now,
+            next_step_at: hold ? null : now + this.settings.stepMs,
+            return_code: null,
+            returned_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordEvent(trx, row, 'created', now, []);
+        return { status: 202, body: toPayout(row) };
+      },
     });
     if (!result.replayed) this.settings.onChange?.();
     return result;

@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 import { Problem } from '../problems.js';
 import type { Store } from './database.js';
-import { idempotent, type IdempotencyClaim, type StoredResponse } from './idempotency.js';
+import { idempotent, type Creation, type IdempotencyClaim, type StoredResponse } from './idempotency.js';
 import type { Database } from './schema.js';
 import { takeTurn } from './turns.js';
 
@@ -32,11 +32,14 @@ export async function createWithinLimit<T>(
   store: Store,
   limit: CountLimit,
   claim: IdempotencyClaim | undefined,
-  create: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
+  create: Creation<T>,
 ): Promise<StoredResponse<T>> {
-  return idempotent(store, claim, async (trx) => {
-    await takeTurn(trx, store.dialect, `count-limit\n${limit.collection}\n${limit.owner}`);
-    if (Number(await limit.count(trx)) >= limit.max) throw new Problem('limit-reached', limit.refusal);
-    return create(trx);
+  return idempotent(store, claim, {
+    run: async (trx) => {
+      await takeTurn(trx, store.dialect, `count-limit\n${limit.collection}\n${limit.owner}`);
+      if (Number(await limit.count(trx)) >= limit.max) throw new Problem('limit-reached', limit.refusal);
+      return create.run(trx);
+    },
+    current: create.current,
   });
 }

@@ -4,9 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { registerCaseFolding } from './case-folding.js';
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
+import { withWellFormedParameters } from './well-formed-parameters.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -95,12 +97,13 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     // An idle connection the server drops (restart, failover, admin shutdown) is discarded by the pool and
     // replaced on the next query; unhandled, the pool's error event would end the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new PostgresDialect({ pool })) });
     store = { db, dialect: 'postgres', close: () => db.destroy() };
   } else {
     const file = url.replace(/^sqlite:(\/\/)?/, '');
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SQLite(file);
+    registerCaseFolding(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
@@ -112,7 +115,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new SqliteDialect({ database: statements })) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (options.migrate !== false) {

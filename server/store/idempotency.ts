@@ -9,13 +9,17 @@
 // | case                               | answer                                                                 |
 // |------------------------------------|------------------------------------------------------------------------|
 // | new key                            | the work runs; its response is stored for 24 h (1)                     |
-// | same key, same request             | the stored response again, with `Idempotent-Replayed: true` (2)        |
+// | same key, same request             | the stored status, with the resource as it is now (2)                  |
 // | same key, other request            | 409 idempotency-conflict; nothing runs                                 |
 // | concurrent duplicates of one key   | one runs; the others wait until it commits, then replay its response   |
 // | the work is refused (4xx) or fails | nothing is stored: a retry with the same key runs the work again       |
 // | no key                             | the work runs every time                                               |
 // | key older than its lifetime        | as a new key                                                           |
 //
+// (2) `Idempotent-Replayed: true`; the body is what the create's `current` reads now from the first answer: a
+// replay never shows a state the resource has left (a rotated webhook secret, a payout since completed), and a
+// resource removed since answers 404 not-found. Every create must give `current` (the type requires it), so none
+// can replay a stale copy.
 // partnerPaymentUniqueId, as its contract says: (1) kept for ever; (2) answered 200 with the payment as it is now.
 // A payment request may carry both keys: it is then claimed under both at once (each key's turn, in one order),
 // must match every live record, and the first claim with one answers (the unique id's, as partners expect).
@@ -23,7 +27,8 @@
 // Why duplicates wait rather than race: a loser whose own work fails (the first of 20 duplicate debits leaves
 // too little for the rest) would answer 422 instead of replaying. So each key's transaction first takes its turn
 // (turns.ts: an advisory lock on PostgreSQL; SQLite runs one transaction at a time), then looks for the stored
-// response. On SQLite the creates of one turn of the event loop share a commit (group-commit.ts). The key's primary key stays as the last resort: should two writers still both get past the turn
+// response. On SQLite the creates of one turn of the event loop share a commit (group-commit.ts). The key's primary
+// key stays as the last resort: should two writers still both get past the turn
 // (an instance of an earlier release during a rolling upgrade), the second's insert fails and it replays.
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -130,15 +135,34 @@ function answerOf<T>(records: KeyRecord[], claims: IdempotencyClaim[]): StoredRe
   return live[0] && replay<T>(live[0].record!, live[0].claim);
 }
 
+/** A create run under idempotency: the work, and how to read what it created as it is now. */
+export interface Creation<T> {
+  run: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>;
+  /**
+   * The resource of a replayed answer (`first`, the body stored at creation) as it is now, read after the key's
+   * transaction; throws a not-found Problem when the resource was removed since.
+   */
+  current: (first: T) => Promise<T>;
+}
+
 /**
- * Runs `work` once per claim (the behaviour matrix above); without a claim, every time. With several claims (a
+ * Runs the creation once per claim (the behaviour matrix above); without a claim, every time. With several claims (a
  * payment request's Idempotency-Key and partnerPaymentUniqueId), the request must match every live record, the
  * first claim with one answers, and a run records them all; claims come in order of precedence.
  */
 export async function idempotent<T>(
   store: Store,
   claimed: IdempotencyClaim | undefined | readonly (IdempotencyClaim | undefined)[],
-  work: (trx: Transaction<Database>) => Promise<{ status: number; body: T }>,
+  creation: Creation<T>,
+): Promise<StoredResponse<T>> {
+  const answer = await storedOrRun(store, claimed, creation.run);
+  return answer.replayed ? { ...answer, body: await creation.current(answer.body) } : answer;
+}
+
+async function storedOrRun<T>(
+  store: Store,
+  claimed: IdempotencyClaim | undefined | readonly (IdempotencyClaim | undefined)[],
+  work: Creation<T>['run'],
 ): Promise<StoredResponse<T>> {
   const claims = (Array.isArray(claimed) ? claimed : [claimed]).filter((c): c is IdempotencyClaim => c !== undefined);
   if (claims.length === 0) return { ...(await inGroupCommit(store, work)), replayed: false };

@@ -14,6 +14,9 @@ export interface DeliveryLimits {
   overall: number;
 }
 
+/** The service's limits: the docs state `perTarget` to receivers, so it is read from here. */
+export const deliveryLimits: DeliveryLimits = { perTarget: 64, perMerchant: 128, overall: 1024 };
+
 const targetByUrl = new Map<string, string>();
 
 /** The receiver a URL reaches; a URL that does not parse is its own target (the guard refuses it anyway). */

@@ -1,17 +1,23 @@
 // A registration's deliveries (`listWebhookDeliveries`) and test deliveries (`testWebhook`). A test is an event
-// like any other (`webhook.test`, kept 30 days, read by `getEvent`), sent at once to one registration by the
-// dispatcher's own signing and posting, and recorded as a delivery.
+// like any other (`webhook.test`, read by `getEvent`), sent at once to one registration by the dispatcher's own
+// signing and posting, under its delivery slots, and recorded as a delivery. Only the newest `keptTestEvents` tests
+// of a registration are kept (with their deliveries): repeated tests cannot fill the store for 30 days.
 import type { components, operations } from '../../generated/merchant/schema.js';
 import { eventRow } from '../events/event-rows.js';
 import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
+import { inList } from '../store/in-list.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { takeTurn } from '../store/turns.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookRegistrations } from './webhook-registrations.js';
 
 type Schemas = components['schemas'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 type ListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
+/** The test events kept per registration (openapi/DECISIONS.md, "Webhook management"). */
+export const keptTestEvents = 100;
 
 // Newest first by event (internal ids follow the order events were written); the cursor is the last event id seen.
 const encodeCursor = (eventId: string) => Buffer.from(eventId).toString('base64url');
@@ -68,26 +74,64 @@ export class WebhookDeliveries {
   /** Sends a `webhook.test` event to the registration now and answers with the delivery's outcome. */
   async test(merchantId: number, webhookId: string): Promise<WebhookDelivery> {
     const registration = await this.registrations.find(merchantId, webhookId);
-    const at = Date.now();
-    const event = await this.store.db
-      .insertInto('events')
-      .values(
-        eventRow({
-          type: 'webhook.test' as const,
-          subject: registration.id,
-          merchantId,
-          environment: registration.environment,
-          at,
-          body: (envelope): Schemas['WebhookTestEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), webhook_id: registration.id }),
-          // Sent here, not by the rounds.
-          dispatchedAt: at,
-        }),
-      )
-      .returning(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
-      .executeTakeFirstOrThrow();
-    await this.dispatcher.deliverNow(event, registration);
+    const event = await this.dispatcher.deliverNow(registration, () => {
+      const at = Date.now();
+      return this.store.db
+        .insertInto('events')
+        .values(
+          eventRow({
+            type: 'webhook.test' as const,
+            subject: registration.id,
+            merchantId,
+            environment: registration.environment,
+            at,
+            body: (envelope): Schemas['WebhookTestEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), webhook_id: registration.id }),
+            // Sent here, not by the rounds.
+            dispatchedAt: at,
+          }),
+        )
+        .returning(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+        .executeTakeFirstOrThrow();
+    });
     const row = await this.select().where('d.webhook_id', '=', webhookId).where('d.event_id', '=', event.id).executeTakeFirstOrThrow();
+    await this.pruneTests(webhookId);
     return toDelivery(row);
+  }
+
+  /**
+   * Deletes the registration's test events older than its newest `keptTestEvents`, with their deliveries. A test
+   * still being sent (no outcome yet) is left to a later prune, so a test never loses its event mid-flight.
+   */
+  private async pruneTests(webhookId: string): Promise<void> {
+    const oldestKept = await this.store.db
+      .selectFrom('events as e')
+      .select('e.id')
+      .where('e.type', '=', 'webhook.test')
+      .where('e.subject', '=', webhookId)
+      .orderBy('e.id', 'desc')
+      .offset(keptTestEvents - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (!oldestKept) return;
+    await this.store.db.transaction().execute(async (trx) => {
+      // Concurrent tests of one registration prune one at a time: two deleting the same rows could deadlock.
+      await takeTurn(trx, this.store.dialect, `webhook-tests\n${webhookId}`);
+      const ids = (
+        await trx
+          .selectFrom('events as e')
+          .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+          .select('e.id')
+          .where('e.type', '=', 'webhook.test')
+          .where('e.subject', '=', webhookId)
+          .where('e.id', '<', oldestKept.id)
+          .where('d.outcome', '<>', 'sending')
+          .limit(1000)
+          .execute()
+      ).map((r) => Number(r.id));
+      if (ids.length === 0) return;
+      await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', inList(ids)).execute();
+      await trx.deleteFrom('events').where('id', 'in', inList(ids)).execute();
+    });
   }
 }
 

@@ -9,7 +9,7 @@
 //   (`delivery-slots.ts`: bounds per target, per merchant and overall) and returns. Each delivery gives its
 //   slot back when its POST ends; outcomes are written in batches as they come (`delivery-records.ts`), and
 //   each write wakes the next round. A receiver that never answers holds `perTarget` slots for the timeout,
-//   and nothing else.
+//   and nothing else. Test deliveries (`deliverNow`) take their slots under the same bounds, or are refused.
 // - Order per payout (an event's subject): a round selects only the oldest pending event of each subject, leaving
 //   out events in flight here, so a payout's next event is taken only once the previous one is recorded dispatched. An event
 //   whose claim another instance holds and is still sending is left to it (looked at again after `pollMs`).
@@ -26,6 +26,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Store } from '../store/database.js';
 import type { EventTable } from '../store/schema.js';
 import { Events } from '../events/events.js';
+import { Problem } from '../problems.js';
 import { inList } from '../store/in-list.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
@@ -279,14 +280,34 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sends one event to one registration at once, outside the rounds and their slots (`testWebhook`: the caller
-   * waits for the answer), and records the outcome like any delivery. The event must be new and dispatched, so no
-   * round takes it.
+   * Sends one event to one registration at once, outside the rounds (`testWebhook`: the caller waits for the
+   * answer), and records the outcome like any delivery. It takes a delivery slot first, like a round's delivery,
+   * so tests are held to the same bounds per target and per merchant; `write` stores the event only once the slot
+   * is held (it must be new and dispatched, so no round takes it). No slot free: 429, and nothing is written.
    */
-  async deliverNow(event: OutboxEvent, registration: Registration): Promise<void> {
-    if (!(await this.claim(event, registration))) return;
-    const outcome = await this.deliver(event, registration);
-    await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+  async deliverNow(registration: Registration, write: () => Promise<OutboxEvent>): Promise<OutboxEvent> {
+    if (!this.slots.take(Number(registration.merchant_id), [registration])) {
+      // A held slot frees when its POST ends: at the latest when the delivery times out.
+      const retryAfter = Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
+      throw new Problem(
+        'rate-limited',
+        `Every delivery slot of this receiver or of this merchant is in use; retry after ${retryAfter} seconds.`,
+        { headers: { 'Retry-After': String(retryAfter) } },
+      );
+    }
+    try {
+      const event = await write();
+      if (await this.claim(event, registration)) {
+        const outcome = await this.deliver(event, registration);
+        await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+      }
+      return event;
+    } finally {
+      this.slots.release(registration);
+      // Events the slot's bound held back may start now.
+      this.rescan = true;
+      this.wake();
+    }
   }
 
   /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */

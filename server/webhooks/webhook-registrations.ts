@@ -62,7 +62,11 @@ export class WebhookRegistrations {
     private readonly settings: { allowPrivate: boolean; resolve?: Resolver; environment: Environment },
   ) {}
 
-  /** Under the Idempotency-Key, when sent: a replay shows the secret again, to the caller that lost it. */
+  /**
+   * Under the Idempotency-Key, when sent: a replay shows the registration as it is now (404 once removed), and the
+   * secret again to the caller that lost it, but only while it is still the registration's secret: once rotated,
+   * a replay shows null (the new secret was shown by the rotation, once).
+   */
   async create(
     merchantId: number,
     body: Schemas['WebhookCreateRequest'],
@@ -92,23 +96,29 @@ export class WebhookRegistrations {
         ).count,
     };
     const claim = claimOf(`merchant:${merchantId}`, 'createWebhook', idempotencyKey, body);
-    return createWithinLimit(this.store, limit, claim, async (trx) => {
-      const row = await trx
-        .insertInto('webhooks')
-        .values({
-          id: newWebhookId(),
-          merchant_id: merchantId,
-          url: body.url,
-          events: JSON.stringify(events),
-          // Unless told otherwise, a registration hears about the money of the service it is made on.
-          environment: body.environment ?? this.settings.environment,
-          secret,
-          created_at: Date.now(),
-          deleted_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { status: 201, body: { ...toWebhook(row), secret } };
+    return createWithinLimit(this.store, limit, claim, {
+      current: async (first: Schemas['WebhookCreated']) => {
+        const row = await this.find(merchantId, first.id);
+        return { ...toWebhook(row), secret: first.secret !== null && row.secret === first.secret ? first.secret : null };
+      },
+      run: async (trx) => {
+        const row = await trx
+          .insertInto('webhooks')
+          .values({
+            id: newWebhookId(),
+            merchant_id: merchantId,
+            url: body.url,
+            events: JSON.stringify(events),
+            // Unless told otherwise, a registration hears about the money of the service it is made on.
+            environment: body.environment ?? this.settings.environment,
+            secret,
+            created_at: Date.now(),
+            deleted_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { status: 201, body: { ...toWebhook(row), secret } };
+      },
     });
   }
 

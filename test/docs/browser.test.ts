@@ -1,14 +1,16 @@
 // The published docs in a real browser (Debian's Chromium, driven by playwright-core; never a downloaded
 // browser): built by the docs builder, served from 127.0.0.1, each page renders everything it should, asks
 // for nothing but the local server, fails no request and logs no console error. Screenshots go to
-// test-results/docs/ for a person to look at. The landing page shows each quick-start script whole (the scripts
-// themselves run in quickstarts.test.ts), and each of its links to an operation opens that operation.
+// test-results/docs/ for a person to look at. Each guide page renders with its sidebar marking it as the current
+// page, and stays a readable length; the quick-start guide shows each script whole (the scripts themselves run in
+// quickstarts.test.ts), and each of its links to an operation opens that operation.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { buildDocs, type BuiltDocs } from '../../scripts/docs-build.js';
+import { guideFile, guideNames } from '../../scripts/docs-guides.js';
 import { quickStartScripts } from '../../scripts/docs-quickstart.js';
 import { groups, type Group } from '../../generated/index.js';
 import { bundles, operationsOf, resolve, type Json } from '../support/contract.js';
@@ -42,6 +44,11 @@ interface PageGlobals {
     getElementById(id: string): { innerText: string } | null;
     querySelector(selector: string): { placeholder?: string } | null;
   };
+}
+
+/** The frame callback, to take a screenshot once the page has painted what it scrolled to. */
+interface Painter {
+  requestAnimationFrame(callback: () => void): void;
 }
 
 /** Goes to a Redoc route (`#/payees/createpayee`) without reloading the page. */
@@ -117,8 +124,8 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     expect(opened.errors, 'console errors').toEqual([]);
   }
 
-  it('builds a landing page and one reference page per group, served locally', async () => {
-    expect(built.pages).toEqual(['index.html', ...groups.map((g) => `${g}.html`)]);
+  it('builds the guide pages and one reference page per group, served locally', async () => {
+    expect(built.pages).toEqual([...guideNames.map(guideFile), ...groups.map((g) => `${g}.html`)]);
   });
 
   it('publishes each quick-start script byte for byte', async () => {
@@ -129,33 +136,73 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
       );
   });
 
-  it('renders the landing page with every section, group and fact it promises', async () => {
-    const opened = await open('index.html');
-    const { page } = opened;
-    try {
-      await page.waitForLoadState('networkidle');
-      await expect.poll(() => page.locator('h1').innerText()).toBe('Payout Service API');
+  it.each(guideNames)(
+    'renders the %s guide, its sidebar marking it as the page the reader is on',
+    async (name) => {
+      const file = guideFile(name);
+      const opened = await open(file);
+      const { page } = opened;
+      try {
+        await page.waitForLoadState('networkidle');
+        await expect.poll(() => page.locator('main h1').count()).toBe(1);
+        const title = (await page.locator('main h1').innerText()).trim();
+        expect(title.length).toBeGreaterThan(0);
 
-      // Every table-of-contents entry points at a section that exists.
-      const targets = await page.$$eval('nav.toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
-      expect(targets.length).toBeGreaterThanOrEqual(9);
-      for (const id of targets) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
+        // Exactly one sidebar link is the current page: this one, drawn unlike the others.
+        const current = page.locator('nav.toc a[aria-current="page"]');
+        expect(await current.count()).toBe(1);
+        expect(await current.getAttribute('href')).toBe(file);
+        const background = (selector: string) =>
+          page.$eval(
+            selector,
+            (a) =>
+              (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(a).backgroundColor,
+          );
+        const other = guideFile(guideNames.find((n) => n !== name)!);
+        expect(await background('nav.toc a[aria-current="page"]')).not.toBe(await background(`nav.toc a[href="${other}"]`));
+        // Its sections are listed beneath it, and each exists.
+        const sections = await page.$$eval('nav.toc ul.on-this-page a', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
+        for (const id of sections) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
+        // Every guide and every reference page is one click away.
+        for (const target of [...guideNames.map(guideFile), ...groups.map((g) => `${g}.html`)])
+          expect(await page.locator(`nav.toc li > a[href="${target}"]`).count(), target).toBe(1);
+        // Every in-page link resolves.
+        const anchors = await page.$$eval('main a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
+        for (const id of anchors) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
 
-      // Every in-page link resolves.
-      const anchors = await page.$$eval('main a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')!.slice(1)));
-      for (const id of anchors) expect(await page.locator(`[id="${id}"]`).count(), `#${id}`).toBe(1);
+        // A readable length: a guide, not the whole manual on one page.
+        const height = await page.evaluate(
+          () => (globalThis as unknown as { document: { body: { scrollHeight: number } } }).document.body.scrollHeight,
+        );
+        expect(height, `${file} is ${height} px tall`).toBeLessThan(20_000);
 
-      const text = await page.locator('main').innerText();
-      for (const g of groups) {
-        expect(await page.locator(`main a[href="${g}.html"]`).count(), `link to ${g}.html`).toBeGreaterThan(0);
-        expect(text).toContain(String(bundles[g].info.title));
+        await page.screenshot({ path: `${screenshots}${name}.png`, fullPage: true, timeout: 60_000 });
+        expectClean(opened);
+      } finally {
+        await opened.close();
       }
-      for (const event of Object.keys(bundles.merchant.webhooks ?? {})) expect(text).toContain(event);
-      for (const kind of Object.keys(problemTypes)) expect(text).toContain(problemTypeBase + kind);
-      const sandbox = JSON.parse(await readFile(new URL('../../server/rails/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
-        examples: Record<string, string>;
-      };
-      for (const number of Object.values(sandbox.examples)) expect(text).toContain(number);
+    },
+    120_000,
+  );
+
+  it('shows what each guide promises: groups, scripts, states, events, problem types, test accounts', async () => {
+    const text = async (file: string) => {
+      const opened = await open(file);
+      try {
+        await opened.page.waitForLoadState('networkidle');
+        expectClean(opened);
+        return { text: await opened.page.locator('main').innerText(), opened };
+      } finally {
+        await opened.close();
+      }
+    };
+    const overview = (await text('index.html')).text;
+    for (const g of groups) expect(overview).toContain(String(bundles[g].info.title));
+
+    const quickStart = await open('quick-start.html');
+    try {
+      const { page } = quickStart;
+      const shown = await page.locator('main').innerText();
       // Each quick start shows its script whole, in order (the step blocks are separated by one blank line), as
       // published next to the page, with what a reader needs to run it.
       for (const q of quickStartScripts) {
@@ -164,26 +211,38 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
         expect(await page.locator(`#${q.id} ~ p a[href="${q.file}"]`).count(), `link to ${q.file}`).toBeGreaterThan(0);
       }
       for (const needed of ['WEBHOOK_ALLOW_PRIVATE=true npm start', 'npm run --silent admin', 'bash docs/dist/quickstart.sh'])
-        expect(text).toContain(needed);
-      expect(text).toContain('createMerchantClient({ baseUrl, authUrl, credentials })');
+        expect(shown).toContain(needed);
+      expect(shown).toContain('createMerchantClient({ baseUrl, authUrl, credentials })');
+      expectClean(quickStart);
+    } finally {
+      await quickStart.close();
+    }
 
-      // The state machine is drawn, with every state of the contract in it.
-      const svg = page.locator('svg.state-machine');
+    // The state machine is drawn, with every state of the contract in it.
+    const payouts = await open('payouts.html');
+    try {
+      const svg = payouts.page.locator('svg.state-machine');
       await expect.poll(() => svg.isVisible()).toBe(true);
       const svgText = await svg.textContent();
       for (const state of bundles.merchant.components.schemas.PayoutState.enum as string[]) expect(svgText).toContain(state);
-
-      // The whole page in one image: it is long now (the problem catalogue, the compatibility and pagination sections),
-      // and a loaded 2-core machine takes more than Playwright's default 30 s to paint it.
-      await page.screenshot({ path: `${screenshots}index.png`, fullPage: true, timeout: 120_000 });
-      expectClean(opened);
+      expectClean(payouts);
     } finally {
-      await opened.close();
+      await payouts.close();
     }
+
+    const webhooks = (await text('webhooks.html')).text;
+    for (const event of Object.keys(bundles.merchant.webhooks ?? {})) expect(webhooks).toContain(event);
+    const errors = (await text('errors.html')).text;
+    for (const kind of Object.keys(problemTypes)) expect(errors).toContain(problemTypeBase + kind);
+    const sandboxText = (await text('sandbox.html')).text;
+    const sandbox = JSON.parse(await readFile(new URL('../../server/rails/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
+      examples: Record<string, string>;
+    };
+    for (const number of Object.values(sandbox.examples)) expect(sandboxText).toContain(number);
   }, 180_000);
 
   it('opens the operation each quick-start step links to', async () => {
-    const landing = await open('index.html');
+    const landing = await open('quick-start.html');
     // Each link names its operation (`<a href="merchant.html#/payees/createpayee"><code>createPayee</code></a>`).
     const links = await landing.page.$$eval('.quick-start-script a[href*=".html#/"]', (as) =>
       as.map((a) => [a.getAttribute('href')!, a.textContent!.trim()] as const),
@@ -224,6 +283,59 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     }
     expect(missing).toEqual([]);
   }, 300_000);
+
+  it('shows an operation with its curl and TypeScript samples, open enumerations with their values, and the document', async () => {
+    const opened = await open('merchant.html#/payouts/createpayout');
+    const { page } = opened;
+    const content = () => page.locator('#api-content').innerText();
+    try {
+      await page.getByRole('heading', { name: 'Create a payout' }).first().waitFor({ timeout: 60_000 });
+      // The samples come from the reference document (x-codeSamples); Redoc shows one language at a time.
+      const codeBlocks = page.locator('[data-component-name="CodeBlock/CodeBlock"]');
+      await expect
+        .poll(() => codeBlocks.allInnerTexts(), { timeout: 15_000 })
+        .toContainEqual(expect.stringContaining("curl -X POST 'https://api.payouts.example/v1/payouts'"));
+      const language = page.locator('button[aria-haspopup="menu"]', { hasText: /^curl$/ });
+      await language.click();
+      const choices = page.locator('[role="menuitem"]');
+      await expect.poll(() => choices.allInnerTexts()).toEqual(expect.arrayContaining(['curl', 'TypeScript']));
+      await page.screenshot({ path: `${screenshots}reference-samples.png` });
+      await choices.filter({ hasText: /^TypeScript$/ }).click();
+      await expect
+        .poll(() => codeBlocks.allInnerTexts(), { timeout: 15_000 })
+        .toContainEqual(expect.stringMatching(/createMerchantClient[\s\S]*merchant\.POST\('\/v1\/payouts'/));
+
+      // An open enumeration reads as its values, with the note that more may come, and no "Any of" choice.
+      await goToRoute(page, '#/payouts/getpayout');
+      await page.getByRole('heading', { name: 'Retrieve a payout' }).first().waitFor({ timeout: 15_000 });
+      await expect.poll(content, { timeout: 15_000 }).toContain('(PayoutState)');
+      const text = await content();
+      const states = bundles.merchant.components.schemas.PayoutState.enum as string[];
+      const field = text.slice(text.indexOf('(PayoutState)'));
+      expect(field).toMatch(/The enumeration is open/);
+      expect(field.slice(field.indexOf('Enum:'), field.indexOf('Enum:') + 200)).toMatch(
+        new RegExp(states.map((v) => `"${v}"`).join('\\s+')),
+      );
+      expect(text).not.toMatch(/any of/i);
+      expect(text).not.toContain('OpenEnumValue');
+      const stateField = page.locator('#api-content').getByText('(PayoutState)').last();
+      await stateField.scrollIntoViewIfNeeded();
+      await expect.poll(() => stateField.isVisible()).toBe(true);
+      await page.waitForFunction(
+        () => new Promise((painted) => (globalThis as unknown as Painter).requestAnimationFrame(() => painted(true))),
+      );
+      await page.screenshot({ path: `${screenshots}reference-enum.png` });
+
+      // The overview links the document the page shows, which the site serves.
+      await goToRoute(page, '#/');
+      await expect.poll(() => page.locator('a[download][href="merchant.openapi.json"]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const published = (await page.evaluate(async () => (await fetch('merchant.openapi.json')).json())) as Json;
+      expect(published.paths['/v1/payouts'].post['x-codeSamples'].map((s: { label: string }) => s.label)).toEqual(['curl', 'TypeScript']);
+      expectClean(opened);
+    } finally {
+      await opened.close();
+    }
+  }, 180_000);
 
   it.each(groups)(
     'renders every operation of the %s reference',

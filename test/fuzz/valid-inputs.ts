@@ -134,7 +134,13 @@ function stringFor(s: Json): fc.Arbitrary<string> {
         .date({ min: new Date('1900-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
         .map((d) => d.toISOString().slice(0, 10));
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc.oneof(
+        {
+          weight: 2,
+          arbitrary: fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
+        },
+        { weight: 1, arbitrary: leapSecond },
+      );
     case 'email':
       return fc.emailAddress().filter(fits);
     case 'uuid':
@@ -144,8 +150,14 @@ function stringFor(s: Json): fc.Arbitrary<string> {
       return fc.constantFrom('https://hooks.fuzz.example/payouts', 'https://a.fuzz.example/x?y=1', 'http://hooks.fuzz.example/local');
   }
   // The longest value allowed, where one character repeated makes one: bounds are where bugs live.
-  const longest = ['a', '1', 'A'].map((c) => c.repeat(max)).filter((v) => max <= 5000 && (!s.pattern || new RegExp(s.pattern).test(v)));
+  const longest = ['a', '1', 'A']
+    .map((c) => c.repeat(max))
+    .filter((v) => max <= 5000 && (!s.pattern || new RegExp(s.pattern, 'u').test(v)));
   const edge = longest.length ? [fc.constant(longest[0]!)] : [];
+  const astral = astralEverywhere(max).filter(
+    (v) => max <= 5000 && [...v].length >= min && (!s.pattern || new RegExp(s.pattern, 'u').test(v)),
+  );
+  if (astral.length) edge.push(fc.constantFrom(...astral));
   if (typeof s.pattern === 'string') {
     try {
       return fc.oneof(fc.stringMatching(new RegExp(s.pattern)).filter(fits), ...edge);
@@ -154,6 +166,45 @@ function stringFor(s: Json): fc.Arbitrary<string> {
     }
   }
   return fc.oneof(fc.string({ minLength: min, maxLength: Math.min(max, 64) }), ...edge);
+}
+
+/** RFC 3339 leap seconds, which the contract's `date-time` accepts: the last second of a UTC day, written in UTC
+ * or at any offset (`2026-07-01T05:29:60+05:30`), with or without a fraction, in each offset spelling. */
+const leapSecond: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-30'), noInvalidDate: true }),
+    fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+    fc.constantFrom('', '.5', '.999999'),
+    fc.constantFrom('colon', 'plain', 'hours'),
+  )
+  .map(([day, offset, fraction, spelling]) => {
+    const lastMinute = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 23, 59);
+    const local = new Date(lastMinute + offset * 60_000).toISOString().slice(0, 16);
+    const hours = Math.floor(Math.abs(offset) / 60);
+    const minutes = Math.abs(offset) % 60;
+    const two = (n: number) => String(n).padStart(2, '0');
+    const sign = offset < 0 ? '-' : '+';
+    const zone =
+      offset === 0 && spelling !== 'hours'
+        ? 'Z'
+        : spelling === 'colon' || (spelling === 'hours' && minutes !== 0)
+          ? `${sign}${two(hours)}:${two(minutes)}`
+          : spelling === 'plain'
+            ? `${sign}${two(hours)}${two(minutes)}`
+            : `${sign}${two(hours)}`;
+    return `${local}:60${fraction}${zone}`;
+  });
+
+/** Characters outside the BMP (two UTF-16 units each), at every UTF-16 position of either parity: wherever the
+ * server cuts text that holds this value (a default account name at 100, an address line of line1, ", " and
+ * line2 at 200), whatever precedes it, one of these puts a character across the cut. */
+function astralEverywhere(max: number): string[] {
+  return [
+    '😀'.repeat(max),
+    `A${'😀'.repeat(max - 1)}`,
+    `${'A'.repeat(Math.min(99, max - 1))}${'𝔘'.repeat(max - Math.min(99, max - 1))}`,
+    `${'A'.repeat(Math.min(199, max - 1))}${'𠀀'.repeat(max - Math.min(199, max - 1))}`,
+  ].filter((v) => max >= 1 && [...v].length <= max);
 }
 
 /** Seeds: the sampler's full and minimal samples and every documented example, those the contract accepts. */

@@ -3,7 +3,7 @@
 // refuses a missing token and an invalid body with a problem, and every answer validates against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../client/webhook-signature.js';
-import { handlePayoutWebhook, quickStart } from '../../docs/landing/quickstart.js';
+import { handlePayoutWebhook, quickStart } from '../../docs/guides/quickstart.js';
 import { routes as bankingRoutes } from '../../generated/banking/routes.js';
 import { routes as counterpartyRoutes } from '../../generated/counterparty/routes.js';
 import { routes as merchantRoutes } from '../../generated/merchant/routes.js';
@@ -56,6 +56,16 @@ function clientWithCredentials(group: Group): AnyClient {
     clients.set(group, client);
   }
   return client;
+}
+
+/** Statuses the generated client retries (with backoff, honouring Retry-After): asked for with Prefer, they would
+ * be asked for again and again. */
+const retried = (status: number) => status === 429 || status >= 500;
+
+/** The media type object of a response, after $refs. */
+function resolveContent(ref: OperationRef, status: number, media: string): Json | undefined {
+  const [response] = follow(ref.group, ref.op.responses?.[String(status)], '');
+  return response?.content?.[media];
 }
 
 const mediaType = (response: Response) => (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -119,6 +129,38 @@ describe.each(groups)('the %s mock', (group) => {
       });
     }
 
+    // Behind the front, Prism still serves any documented answer to a valid request on demand.
+    const named = Object.entries<Json>(ref.op.responses ?? {}).flatMap(([status, raw]) => {
+      const [response] = follow(group, raw, '');
+      const json: Json | undefined = response.content?.['application/problem+json'] ?? response.content?.['application/json'];
+      return Object.keys(json?.examples ?? {}).map((name) => [Number(status), name] as const);
+    });
+    it('answers `Prefer: code=N` and `Prefer: example=NAME` with any documented answer', async () => {
+      const request = exampleRequest(ref);
+      for (const status of Object.keys(ref.op.responses ?? {}).filter((s) => /^\d{3}$/.test(s) && !retried(Number(s)))) {
+        const header = { ...request.params.header, Prefer: `code=${status}` };
+        const { response } = await clientWithCredentials(group).request(ref.method, ref.path, {
+          ...request,
+          params: { ...request.params, header },
+        });
+        expect(response.status, `${describeOp(ref)} Prefer: code=${status}`).toBe(Number(status));
+      }
+      for (const [status, name] of named.filter(([status]) => !retried(status))) {
+        const header = { ...request.params.header, Prefer: `code=${status}, example=${name}` };
+        const { data, error, response } = await clientWithCredentials(group).request(ref.method, ref.path, {
+          ...request,
+          params: { ...request.params, header },
+        });
+        expect(response.status).toBe(status);
+        const [example] = follow(
+          group,
+          Object.entries<Json>(resolveContent(ref, status, mediaType(response))?.examples ?? {}).find(([n]) => n === name)?.[1],
+          '',
+        );
+        expect(data ?? error, `${describeOp(ref)} ${status} example ${name}`).toEqual(example?.value);
+      }
+    });
+
     const invalid = invalidBody(ref, ref.op.requestBody ? exampleRequest(ref).body : undefined);
     if (invalid) {
       it(`refuses the example body ${invalid.change} with a 4xx problem`, async () => {
@@ -132,7 +174,7 @@ describe.each(groups)('the %s mock', (group) => {
   });
 });
 
-// The quick start the landing page shows (docs/landing/quickstart.ts), run against the mocks: it works, and
+// The quick start the quick-start guide shows (docs/guides/quickstart.ts), run against the mocks: it works, and
 // each body it sends is one of the contract's request examples, so the page and the reference agree.
 describe('the docs quick start', () => {
   afterEach(() => {

@@ -347,8 +347,10 @@ describe.each(stores)('banking ledger on $name', (kind) => {
     expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.data!.id)).size).toBe(1);
     expect(results.filter((r) => r.response.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
-    for (const r of results) expect(r.data).toEqual(results[0]!.data);
-    expect(results[0]!.data).toMatchObject({ status: 'pending', accountBalance: { available: '40.00', ledger: '100.00' } });
+    // The replays show that one transfer as it is when each is answered (the sandbox may have moved it on).
+    for (const r of results) expect(r.data).toMatchObject({ id: results[0]!.data!.id, type: 'ACH_PUSH', amount: '60.00' });
+    const original = results.find((r) => r.response.headers.get('idempotent-replayed') === null)!;
+    expect(original.data).toMatchObject({ status: 'pending', accountBalance: { available: '40.00', ledger: '100.00' } });
     await settled(acme, results[0]!.data!.id, 'completed');
     expect(await balance(acme, a.accountId)).toMatchObject({ available: '40.00', ledger: '40.00' });
     expect(

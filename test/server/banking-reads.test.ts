@@ -16,6 +16,7 @@ import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/banking/schema.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { operationsOf } from '../support/contract.js';
 
 type Schemas = components['schemas'];
 type Transfer = Schemas['Transfer'];
@@ -64,7 +65,7 @@ describe.each(stores)('banking reads on $name', (kind) => {
   /** A bearer token of acme's, for requests the typed client cannot send (invalid queries). */
   let acmeToken: string;
   /** Every response the acme client received, for the search for full account numbers. */
-  const answered: { method: string; path: string; text: string }[] = [];
+  const answered: { method: string; path: string; text: string; status: number; location: string | null }[] = [];
 
   const w = {} as {
     businesses: Schemas['Business'][];
@@ -84,7 +85,13 @@ describe.each(stores)('banking reads on $name', (kind) => {
       acmeToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: c.merchantId, clientId: c.clientId })).access_token;
     const recording = async (request: Request) => {
       const response = await fetch(request);
-      answered.push({ method: request.method, path: new URL(request.url).pathname, text: await response.clone().text() });
+      answered.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        text: await response.clone().text(),
+        status: response.status,
+        location: response.headers.get('location'),
+      });
       return response;
     };
     return createBankingClient({
@@ -225,6 +232,32 @@ describe.each(stores)('banking reads on $name', (kind) => {
   afterAll(async () => {
     await service.stop();
     await drop();
+  });
+
+  it('sends, on every create, a Location whose read answers the created record (the contract documents it on every 201)', async () => {
+    for (const { path, op } of operationsOf('banking').filter((o) => o.op.responses['201']))
+      expect(Object.keys(op.responses['201'].headers ?? {}), `${path} 201`).toContain('Location');
+    const creates = answered.filter((a) => a.method === 'POST' && a.status === 201);
+    // Every kind of create the world made: business, verification, counterparty, account and each kind of transfer.
+    expect(new Set(creates.map((c) => c.path.replace(/\/[0-9]+$/, '')))).toEqual(
+      new Set([
+        '/finance/api/v1/business',
+        '/finance/api/v1/identity-verification',
+        '/finance/api/v1/counterparty',
+        '/finance/api/v1/account',
+        '/finance/api/v1/transaction/ach/pull',
+        '/finance/api/v1/transaction/ach/push',
+        '/finance/api/v1/transaction/wire/domestic',
+        '/finance/api/v1/transaction/internal/transfer',
+      ]),
+    );
+    for (const c of creates) {
+      const created = JSON.parse(c.text) as { id: number };
+      expect(c.location, c.path).toMatch(/^\/finance\/api\/v1\//);
+      const read = await fetch(`${service.baseUrl}${c.location}`, { headers: { Authorization: `Bearer ${acmeToken}` } });
+      expect(read.status, `GET ${c.location}`).toBe(200);
+      expect(((await read.json()) as { id: number }).id, `GET ${c.location}`).toBe(created.id);
+    }
   });
 
   it('reads back businesses, verifications, counterparties and accounts as their creates answered them', async () => {

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
+import { convertToUsd, fxRates } from '../../server/banking/fx-rates.js';
+import { currencyExponents } from '../../server/money/currencies.js';
 import { startService, type RunningService } from '../support/service.js';
 import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
@@ -169,7 +171,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       const w = await world(acme);
       const { data, response } = await pull(acme, w.accountId, w.ach, 25000, { description: 'Initial funding', externalId: 'fund-1' });
       expect(response.status).toBe(201);
-      expect(response.headers.get('location')).toBeNull(); // openapi/DECISIONS.md, "Success codes and Location"
+      expect(response.headers.get('location')).toBe(`/finance/api/v1/transaction/${data!.id}`);
       const accepted = {
         type: 'ACH_PULL',
         amount: '25000.00',
@@ -465,28 +467,28 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         purposeOfPayment: 'GOODS',
         chargeBearer: 'SHA',
         imad: null,
-        fx: { sourceAmount: '5428.88', sourceCurrency: 'USD', targetAmount: '5000.00', targetCurrency: 'EUR', rate: '0.9210' },
+        fx: { sourceAmount: '5428.89', sourceCurrency: 'USD', targetAmount: '5000.00', targetCurrency: 'EUR', rate: '0.9210' },
       };
       expect(created).toMatchObject({
         ...sent,
         status: 'pending',
         wire: { ...details, uetr: null },
-        accountBalance: { available: '4571.12', ledger: '10000.00' },
+        accountBalance: { available: '4571.11', ledger: '10000.00' },
       });
       expect(created.ledgerEntries).toEqual([
-        entry(`account:${w.accountId}`, 'DEBIT', '5428.88', 'pending'),
-        entry('settlement:wire_international', 'CREDIT', '5428.88', 'pending'),
+        entry(`account:${w.accountId}`, 'DEBIT', '5428.89', 'pending'),
+        entry('settlement:wire_international', 'CREDIT', '5428.89', 'pending'),
       ]);
       const wire = await ended(created.id, 'completed');
       expect(wire).toMatchObject({
         ...sent,
         status: 'completed',
         wire: { ...details, uetr: expect.stringMatching(/^[0-9a-f-]{36}$/) },
-        accountBalance: { available: '4571.12', ledger: '4571.12' },
+        accountBalance: { available: '4571.11', ledger: '4571.11' },
       });
       expect(wire.ledgerEntries).toEqual([
-        entry(`account:${w.accountId}`, 'DEBIT', '5428.88', 'posted'),
-        entry('settlement:wire_international', 'CREDIT', '5428.88', 'posted'),
+        entry(`account:${w.accountId}`, 'DEBIT', '5428.89', 'posted'),
+        entry('settlement:wire_international', 'CREDIT', '5428.89', 'posted'),
       ]);
       const yen = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/international', {
@@ -496,7 +498,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect(yen).toMatchObject({
         amount: '15000',
         currency: 'JPY',
-        wire: { fx: { sourceAmount: '100.33', targetAmount: '15000', rate: '149.5000' } },
+        wire: { fx: { sourceAmount: '100.34', targetAmount: '15000', rate: '149.5000' } },
       });
       const usd = await unwrap(
         acme.POST('/finance/api/v1/transaction/wire/international', {
@@ -511,7 +513,7 @@ describe.each(stores)('banking transfers on $name', (kind) => {
         }),
       );
       expect(usd.wire).toMatchObject({ chargeBearer: 'OUR', fx: null });
-      // The funds check uses the converted amount: 4100 EUR is 4451.68 USD, more than the 4370.79 left.
+      // The funds check uses the converted amount: 4100 EUR is 4451.69 USD, more than the 4370.77 left.
       const over = await acme.POST('/finance/api/v1/transaction/wire/international', {
         body: { accountId: w.accountId, counterpartyId: w.bic, amount: 4100, currency: 'EUR', purposeOfPayment: 'GOODS' },
       });
@@ -534,6 +536,28 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect((await acme.POST('/finance/api/v1/transaction/wire/international', { body: { ...body, amount: 5.555 } })).error!.type).toBe(
         `${problems}invalid-amount`,
       );
+    });
+
+    it('debits the USD equivalent rounded up: split wires never debit less than the value they send', async () => {
+      const w = await funded(acme, 100);
+      const wire = (amount: number) =>
+        unwrap(
+          acme.POST('/finance/api/v1/transaction/wire/international', {
+            body: { accountId: w.accountId, counterpartyId: w.bic, amount, currency: 'INR', purposeOfPayment: 'SERVICES' },
+          }),
+        );
+      // INR 1.24 at 83.25 is USD 0.01489...: the debit is 0.02, not 0.01 (nor refused as too small).
+      const small = await wire(1.24);
+      expect(small.wire!.fx).toMatchObject({ sourceAmount: '0.02', targetAmount: '1.24', rate: '83.2500' });
+      expect(small.ledgerEntries[0]).toMatchObject({ direction: 'DEBIT', amount: '0.02' });
+      // The smallest amount sent still debits a cent.
+      expect((await wire(0.01)).wire!.fx!.sourceAmount).toBe('0.01');
+      // INR 12.40 sent as ten wires is worth USD 0.1489...; together they debit at least that (0.20).
+      const split = await Promise.all(Array.from({ length: 10 }, () => wire(1.24)));
+      const debitedCents = split.reduce((sum, t) => sum + Math.round(Number(t.wire!.fx!.sourceAmount) * 100), 0);
+      expect(debitedCents / 100).toBeGreaterThanOrEqual(12.4 / 83.25);
+      expect(debitedCents).toBe(20);
+      expect(await balance(acme, w.accountId)).toMatchObject({ available: (100 - 0.02 - 0.01 - 0.2).toFixed(2) });
     });
   });
 
@@ -672,5 +696,23 @@ describe.each(stores)('banking transfers on $name', (kind) => {
       expect((await push(acme, w.accountId, w.ach, 5)).response.status).toBe(422);
       expect((await pull(acme, w.accountId, w.ach, 5)).response.status).toBe(422);
     });
+  });
+});
+
+describe('the USD debit of an international wire', () => {
+  it('is the least whole cent worth at least the amount sent, for every currency and amount', () => {
+    for (const [currency, rate] of Object.entries(fxRates)) {
+      const exponent = currencyExponents[currency]!;
+      const [whole = '0', fraction = ''] = rate.split('.');
+      const rateUnits = BigInt(whole + fraction);
+      for (let targetMinor = 1; targetMinor <= 5000; targetMinor += 7) {
+        const { sourceMinor } = convertToUsd(targetMinor, currency);
+        // In exact integers: cents × rate ≥ target, and one cent less would be worth less than the target.
+        const worth = (cents: number) => BigInt(cents) * rateUnits * 10n ** BigInt(exponent);
+        const sent = BigInt(targetMinor) * 10n ** BigInt(2 + fraction.length);
+        expect(worth(sourceMinor) >= sent, `${currency} ${targetMinor}`).toBe(true);
+        expect(worth(sourceMinor - 1) < sent, `${currency} ${targetMinor}`).toBe(true);
+      }
+    }
   });
 });

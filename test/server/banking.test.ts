@@ -295,7 +295,7 @@ describe.each(stores)('banking API on $name', (kind) => {
         updatedOn: data!.createdOn,
         decidedOn: data!.createdOn,
       });
-      expect(response.headers.get('location')).toBeNull(); // verifications have no read operation
+      expect(response.headers.get('location')).toBe(`/finance/api/v1/identity-verification/${data!.id}`);
       const after = await unwrap(acme.GET('/finance/api/v1/business/{id}', { params: { path: { id: business.id } } }));
       expect(after.verificationStatus).toBe('approved');
       expect(Date.parse(after.updatedOn)).toBeGreaterThanOrEqual(Date.parse(business.updatedOn));
@@ -471,7 +471,7 @@ describe.each(stores)('banking API on $name', (kind) => {
       const business = await createBusiness(acme);
       const { data, response } = await acme.POST('/finance/api/v1/counterparty', { body: achCounterparty(business.id) });
       expect(response.status).toBe(201);
-      expect(response.headers.get('location')).toBeNull(); // counterparties have no read operation
+      expect(response.headers.get('location')).toBe(`/finance/api/v1/counterparty/${data!.id}`);
       expect(data).toEqual({
         ...achCounterparty(business.id),
         id: expect.any(Number),
@@ -547,7 +547,7 @@ describe.each(stores)('banking API on $name', (kind) => {
     const open = (c: BankingClient, businessId: number, body: Record<string, unknown> = {}) =>
       c.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId } }, body });
 
-    it('opens a default checking account for an approved business: masked number, zero balance, Location of its balance', async () => {
+    it('opens a default checking account for an approved business: masked number, zero balance, Location of the account', async () => {
       const business = await verifiedBusiness(acme);
       const { data, response } = await open(acme, business.id);
       expect(response.status).toBe(201);
@@ -565,7 +565,7 @@ describe.each(stores)('banking API on $name', (kind) => {
         createdOn: expect.any(String),
         updatedOn: data!.createdOn,
       });
-      expect(response.headers.get('location')).toBe(`/finance/api/v1/account/${data!.id}/balance`);
+      expect(response.headers.get('location')).toBe(`/finance/api/v1/business/${business.id}/accounts/${data!.id}`);
       const stored = await service.services.store.db
         .selectFrom('banking_accounts')
         .select('account_number')

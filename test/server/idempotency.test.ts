@@ -5,8 +5,10 @@
 // of its own. Each row runs the matrix:
 //   new key → carried out; same key and request → the stored answer, replayed; same key, other request → 409,
 //   nothing written; concurrent copies → one carried out, every answer the same; no key → carried out every
-//   time; another caller's same key → its own; a refused request keeps nothing, so its key carries out a retry.
-// Then the edges: a key's lifetime, both keys on one payment request, payments made before migration 0006.
+//   time; another caller's same key → its own; a refused request keeps nothing, so its key carries out a retry;
+//   a replay after a change answers the resource as it is now (404 once removed), never the stored copy.
+// Then the edges: a replayed webhook secret after rotation and deletion, a key's lifetime, both keys on one
+// payment request, payments made before migration 0006.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyLifetimeMs } from '../../server/store/idempotency.js';
@@ -39,6 +41,13 @@ async function answer(call: Promise<{ data?: unknown; error?: unknown; response:
   const { data, error, response } = await call;
   return { status: response.status, body: data ?? error, replayed: response.headers.get('idempotent-replayed') };
 }
+/** A body as a later read shows it: balances are read `asOf` the moment of each read. */
+const atAnyReadTime = (body: unknown): unknown =>
+  Array.isArray(body)
+    ? body.map(atAnyReadTime)
+    : body && typeof body === 'object'
+      ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k === 'asOf' ? expect.any(String) : atAnyReadTime(v)]))
+      : body;
 const header = (key: string | undefined) => (key === undefined ? {} : { 'Idempotency-Key': key });
 /** An id no tenant's resource has. */
 const unknownId = 900_000_000;
@@ -63,7 +72,57 @@ interface Case {
   repeatable: boolean;
   /** A request the service refuses (4xx) for tenant x: an unknown resource, a broken rule or an invalid field. */
   refused(x: Tenant, n: number): Body;
+  /** Changes what the first answer created (in the store) and checks that a replay shows the change. */
+  change: Change;
 }
+
+type Change = (db: Kysely<any>, created: any) => Promise<(replay: Answer) => void>;
+const changedValue = 'Changed since it was created';
+/** Sets a column of the created row; a replay must show the new value where `shows` reads it. */
+const setting =
+  (
+    table: string,
+    column: string,
+    shows: (body: any) => unknown,
+    value: unknown = changedValue,
+    idOf = (b: any) => b.id,
+    idColumn = 'id',
+  ): Change =>
+  async (db, created) => {
+    await db
+      .updateTable(table)
+      .set({ [column]: value })
+      .where(idColumn, '=', idOf(created))
+      .execute();
+    return (replay) => {
+      expect(shows(created)).not.toEqual(shows(replay.body));
+      expect(shows(replay.body)).toEqual(typeof value === 'number' ? new Date(value).toISOString() : value);
+    };
+  };
+/** Removes the created row: a replay answers 404 not-found. */
+const removing =
+  (table: string): Change =>
+  async (db, created) => {
+    await db
+      .deleteFrom(table)
+      .where('id', '=', created.id ?? created.PayeeAccountId)
+      .execute();
+    return (replay) => {
+      expect(replay.status, JSON.stringify(replay.body)).toBe(404);
+      expect(replay.body.type).toBe(`${problems}not-found`);
+    };
+  };
+/** A partner's payee shows the details it was created with: the change is to those. */
+const renamingPartnerPayee: Change = async (db, created) => {
+  const row = await db.selectFrom('payees').select('details').where('id', '=', created.id).executeTakeFirstOrThrow();
+  const details = { ...JSON.parse(row.details), name: changedValue };
+  await db
+    .updateTable('payees')
+    .set({ details: JSON.stringify(details) })
+    .where('id', '=', created.id)
+    .execute();
+  return (replay) => expect([created.name, replay.body.name]).toEqual([expect.not.stringMatching(changedValue), changedValue]);
+};
 
 const payout = (group: 'a' | 'b', url: string): Case => ({
   name: `createPayout (${url})`,
@@ -80,6 +139,14 @@ const payout = (group: 'a' | 'b', url: string): Case => ({
   table: 'payouts',
   repeatable: true,
   refused: (_, n) => ({ ...example('post', url), PayeeId: unknownId + n }),
+  change: setting(
+    'payouts',
+    'description',
+    (b) => b.Description,
+    changedValue,
+    (b) => b.PayoutUniqueReference,
+    'reference',
+  ),
 });
 
 /** A payee (groups A and B create the same payees through the one operation createPayee). */
@@ -100,6 +167,7 @@ const payee = (group: 'a' | 'b', url: string): Case => ({
   repeatable: true,
   // A business needs a tax id (the contract's rule: 400).
   refused: (_, n) => ({ ...example('post', url, 'individual'), name: `Payee ${n}`, payeeType: 'business' }),
+  change: setting('payees', 'name', (b) => b.name),
 });
 
 /** Transfers keep the example's fields but move 12.50, so the tenant's balance covers every debit. */
@@ -129,6 +197,7 @@ const transfer = (
     const body = { ...example('post', `/finance/api/v1/transaction/${path}`), ...parties(x), amount: 12.5 };
     return refusal === 'insufficient-funds' ? { ...body, amount: 900_000_000 } : { ...body, accountId: unknownId };
   },
+  change: setting('banking_transfers', 'description', (b) => b.description),
 });
 
 /** A payment request keyed by the Idempotency-Key header or by the body's partnerPaymentUniqueId. */
@@ -155,6 +224,14 @@ const payment = (group: 'c' | 'e', keyIn: Case['keyIn'], payee: (x: Tenant) => n
     table: 'payments',
     repeatable: true,
     refused: (x, n) => order(x, unknownId + n),
+    change: setting(
+      'payments',
+      'description',
+      (b) => b.description,
+      changedValue,
+      (b) => b.paymentId,
+      'payment_id',
+    ),
   };
 };
 
@@ -185,6 +262,7 @@ const partnerPayee = (
   repeatable: true,
   // A merchant not linked to the partner is not found.
   refused: (_, n) => ({ ...example('post', url), name: `Payee ${n}`, merchantId: unknownId + n }),
+  change: renamingPartnerPayee,
 });
 
 const cases: Case[] = [
@@ -208,6 +286,8 @@ const cases: Case[] = [
     table: 'payee_accounts',
     repeatable: true,
     refused: (_, n) => ({ ...example('post', '/v1/payees/{id}/accounts'), id: unknownId + n }),
+    // The answer is the account's id alone: nothing in it changes, but the account can be gone.
+    change: removing('payee_accounts'),
   },
   {
     name: 'createWebhook',
@@ -221,6 +301,7 @@ const cases: Case[] = [
     table: 'webhooks',
     repeatable: true,
     refused: (_, n) => ({ url: `https://hooks.keyholder.example/${n}`, events: [] }),
+    change: setting('webhooks', 'url', (b) => b.url, 'https://hooks.keyholder.example/moved'),
   },
   partnerPayee('createAchRecipient', '/finance/v1/recipient-ach', { kind: 'recipient', route: 'ACH' }),
   partnerPayee('createWireRecipient', '/finance/v1/recipient-wire', { kind: 'recipient', route: 'WIRE' }),
@@ -241,6 +322,7 @@ const cases: Case[] = [
       taxId: `99-${String(8_000_000 + n).slice(-7)}`,
       formationDate: '2999-01-01',
     }),
+    change: setting('banking_businesses', 'legal_name', (b) => b.legalName),
   },
   {
     name: 'createIdentityVerification',
@@ -255,6 +337,7 @@ const cases: Case[] = [
     table: 'banking_verifications',
     repeatable: true,
     refused: () => ({ ...example('post', '/finance/api/v1/identity-verification'), businessId: unknownId }),
+    change: setting('banking_verifications', 'decided_at', (b) => b.decidedOn, Date.parse('2026-11-02T16:00:00.000Z')),
   },
   {
     name: 'createBankingCounterparty',
@@ -268,6 +351,7 @@ const cases: Case[] = [
     table: 'banking_counterparties',
     repeatable: true,
     refused: () => ({ ...example('post', '/finance/api/v1/counterparty'), businessId: unknownId }),
+    change: setting('banking_counterparties', 'name', (b) => b.name),
   },
   {
     name: 'createAccount',
@@ -285,6 +369,7 @@ const cases: Case[] = [
     table: 'banking_accounts',
     repeatable: true,
     refused: () => ({ ...example('post', '/finance/api/v1/account/{businessId}'), businessId: unknownId }),
+    change: setting('banking_accounts', 'account_name', (b) => b.accountName),
   },
   transfer(
     'createAchPull',
@@ -320,6 +405,7 @@ const cases: Case[] = [
     where: { type: 'INBOUND_ACH' },
     repeatable: true,
     refused: () => ({ ...example('post', '/finance/api/v1/simulations/inbound-transfer'), accountId: unknownId }),
+    change: setting('banking_transfers', 'description', (b) => b.description),
   },
   payment('c', 'header', (x) => x.ids.achRecipient),
   payment('e', 'header', (x) => x.ids.counterparty),
@@ -392,7 +478,7 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
     const expectReplayOf = (first: Answer, again: Answer) => {
       expect(again.status, JSON.stringify(again.body)).toBe(replayStatus);
       expect(again.replayed).toBe('true');
-      expect(again.body).toEqual(first.body);
+      expect(again.body).toEqual(atAnyReadTime(first.body));
     };
     const expectCreated = (a: Answer) => {
       expect(a.status, JSON.stringify(a.body)).toBe(c.created);
@@ -405,6 +491,16 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
       expectCreated(first);
       expectReplayOf(first, await c.send(t, body, key));
       expect(await rows(c, t)).toBe(before + 1);
+    });
+
+    it('a replay answers what was created as it is now: a change since shows, a removal answers 404', async () => {
+      const [key, body] = [keyFor(c), c.body(t, next())];
+      const first = await c.send(t, body, key);
+      expectCreated(first);
+      const shows = await c.change(db(), first.body);
+      const again = await c.send(t, body, key);
+      if (again.status < 400) expect([again.status, again.replayed]).toEqual([replayStatus, 'true']);
+      shows(again);
     });
 
     it('same key, other request: 409 idempotency-conflict, nothing carried out; the key still replays its first', async () => {
@@ -472,6 +568,24 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
       expectCreated(await c.send(t, c.body(t, next()), key));
       expect(await rows(c, t)).toBe(before + 1);
     });
+  });
+
+  it('a replayed webhook registration shows its secret only until it is rotated, and answers 404 once deleted', async () => {
+    const hooks = cases.find((c) => c.name === 'createWebhook')!;
+    const [key, body] = [keyFor(hooks), hooks.body(t, next())];
+    const first = await hooks.send(t, body, key);
+    expect(first.body.secret).toMatch(/^whsec_/);
+    // The caller that lost the answer gets the secret again while it is the registration's.
+    expect((await hooks.send(t, body, key)).body.secret).toBe(first.body.secret);
+    const rotated = await t.a.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id: first.body.id } } });
+    expect(rotated.response.status).toBe(200);
+    const afterRotation = await hooks.send(t, body, key);
+    expect([afterRotation.status, afterRotation.replayed]).toEqual([201, 'true']);
+    expect(afterRotation.body).toEqual({ ...first.body, secret: null });
+    expect(JSON.stringify(afterRotation.body)).not.toContain(rotated.data!.secret);
+    expect((await t.a.DELETE('/v1/webhooks', { params: { query: { id: first.body.id } } })).response.status).toBe(204);
+    const afterDeletion = await hooks.send(t, body, key);
+    expect([afterDeletion.status, afterDeletion.body.type]).toEqual([404, `${problems}not-found`]);
   });
 
   it('an Idempotency-Key holds 24 hours, then starts afresh; a partnerPaymentUniqueId holds for ever', async () => {

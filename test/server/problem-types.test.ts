@@ -411,6 +411,13 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
         await created(send(w.service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: `https://hooks.many.example/${i}` } }));
       return send(w.service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'https://hooks.many.example/over' } });
     },
+    // A replay of a registration deleted since.
+    'not-found': async (w) => {
+      const c = { body: { url: 'https://hooks.variant.example/deleted' }, headers: { 'Idempotency-Key': randomUUID() } };
+      const hook = await created(merchant(w, '/v1/webhooks', c));
+      expect((await merchant(w, `/v1/webhooks?id=${hook.id}`, {}, 'DELETE')).status).toBe(204);
+      return merchant(w, '/v1/webhooks', c);
+    },
   },
   updateWebhook: {
     'business-rule': (w, o) =>

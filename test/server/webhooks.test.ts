@@ -53,7 +53,11 @@ describe.each(stores)('webhooks on $name', (kind) => {
   it('registers, lists and deletes per merchant; another merchant sees and removes nothing', async () => {
     const m = await newMerchant(service);
     const other = await newMerchant(service, 'Other');
-    const created = await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/a` } }));
+    const answer = await m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/a` } });
+    const created = await unwrap(answer);
+    // Location names the registration's read (getWebhook), which answers it.
+    expect(answer.response.headers.get('location')).toBe(`/v1/webhooks/${created.id}`);
+    expect((await unwrap(m.a.GET('/v1/webhooks/{id}', { params: { path: { id: created.id } } }))).id).toBe(created.id);
     expect(created).toMatchObject({
       url: `${receiver.url}/a`,
       environment: 'sandbox',

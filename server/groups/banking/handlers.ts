@@ -1,6 +1,6 @@
 // Group D, the banking API: one handler per operation of generated/banking/routes.ts. The merchant is
 // always the token's; handlers only translate between the contract and the banking services. Every create
-// answers 201 (with a Location where the created thing can be read), and a replayed Idempotency-Key with
+// answers 201 with a Location where the created thing is read, and a replayed Idempotency-Key with
 // `Idempotent-Replayed: true` (`replayed`, which mountGroup turns into the header).
 import type { OperationId } from '../../../generated/banking/routes.js';
 import type { operations } from '../../../generated/banking/schema.js';
@@ -13,12 +13,13 @@ import type { StoredResponse } from '../../store/idempotency.js';
 
 export type BankingHandlers = GroupHandlers<operations, OperationId, RequestContext>;
 
-const created = <T extends { id: number }>(result: StoredResponse<T>, location?: (body: T) => string) => ({
+const created = <T extends { id: number }>(result: StoredResponse<T>, location: (body: T) => string) => ({
   status: 201 as const,
   body: result.body,
   replayed: result.replayed,
-  headers: location ? { Location: location(result.body) } : undefined,
+  headers: { Location: location(result.body) },
 });
+const transferLocation = (t: { id: number }) => `/finance/api/v1/transaction/${t.id}`;
 
 export function bankingHandlers(s: Services): BankingHandlers {
   const b = s.banking;
@@ -39,14 +40,20 @@ export function bankingHandlers(s: Services): BankingHandlers {
     }),
 
     createIdentityVerification: async ({ body, headers, context }) =>
-      created(await b.verifications.create(merchantOf(context), body, headers['idempotency-key'])),
+      created(
+        await b.verifications.create(merchantOf(context), body, headers['idempotency-key']),
+        (x) => `/finance/api/v1/identity-verification/${x.id}`,
+      ),
     getIdentityVerification: async ({ params, context }) => ({
       status: 200,
       body: await b.reads.verification(merchantOf(context), params.verificationId),
     }),
 
     createBankingCounterparty: async ({ body, headers, context }) =>
-      created(await b.counterparties.create(merchantOf(context), body, headers['idempotency-key'])),
+      created(
+        await b.counterparties.create(merchantOf(context), body, headers['idempotency-key']),
+        (x) => `/finance/api/v1/counterparty/${x.id}`,
+      ),
     getBankingCounterparty: async ({ params, context }) => ({
       status: 200,
       body: await b.reads.counterparty(merchantOf(context), params.counterpartyId),
@@ -55,7 +62,7 @@ export function bankingHandlers(s: Services): BankingHandlers {
     createAccount: async ({ params, body, headers, context }) =>
       created(
         await b.accounts.create(merchantOf(context), params.businessId, body, headers['idempotency-key']),
-        (x) => `/finance/api/v1/account/${x.id}/balance`,
+        (x) => `/finance/api/v1/business/${params.businessId}/accounts/${x.id}`,
       ),
     getAccountBalance: async ({ params, context }) => ({
       status: 200,
@@ -75,15 +82,15 @@ export function bankingHandlers(s: Services): BankingHandlers {
     }),
 
     createAchPull: async ({ body, headers, context }) =>
-      created(await b.transfers.achPull(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.transfers.achPull(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     createAchPush: async ({ body, headers, context }) =>
-      created(await b.transfers.achPush(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.transfers.achPush(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     createDomesticWire: async ({ body, headers, context }) =>
-      created(await b.transfers.domesticWire(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.transfers.domesticWire(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     createInternationalWire: async ({ body, headers, context }) =>
-      created(await b.transfers.internationalWire(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.transfers.internationalWire(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     createInternalTransfer: async ({ body, headers, context }) =>
-      created(await b.transfers.internal(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.transfers.internal(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     getTransfer: async ({ params, context }) => ({ status: 200, body: await b.transferReads.get(merchantOf(context), params.transferId) }),
     listAccountTransfers: async ({ params, query, context }) => ({
       status: 200,
@@ -91,7 +98,7 @@ export function bankingHandlers(s: Services): BankingHandlers {
     }),
 
     simulateInboundTransfer: async ({ body, headers, context }) =>
-      created(await b.simulations.inboundTransfer(merchantOf(context), body, headers['idempotency-key'])),
+      created(await b.simulations.inboundTransfer(merchantOf(context), body, headers['idempotency-key']), transferLocation),
     simulateTransferSettlement: async ({ params, body, context }) => ({
       status: 200,
       body: await b.simulations.settle(merchantOf(context), params.transferId, body.status),

@@ -69,7 +69,7 @@ export function merchantHandlers(s: Services): MerchantHandlers {
 
     createWebhook: async ({ body, headers, context }) => {
       const { body: webhook, replayed } = await s.webhooks.create(merchantOf(context), body, headers['idempotency-key']);
-      return { status: 201, body: webhook, replayed };
+      return { status: 201, body: webhook, replayed, headers: { Location: `/v1/webhooks/${webhook.id}` } };
     },
     listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOf(context)) }),
     deleteWebhook: async ({ query, context }) => {

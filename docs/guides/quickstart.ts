@@ -1,4 +1,4 @@
-// The landing page's quick start with the generated client. The page shows the code between each
+// The quick-start guide's code with the generated client. The page shows the code between each
 // `docs:begin <name>` and `docs:end <name>` marker; test/mock/mock.test.ts runs these functions against the
 // Prism mocks and checks every request body against the contract's examples, so the page shows code that
 // type-checks and works. Keep the bodies equal to the examples in openapi/ (the test fails otherwise).
@@ -62,7 +62,7 @@ export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }:
   console.log(`fee ${fee.totalFee} ${fee.currency}, debit ${fee.totalDebit}`);
 
   // 4. The payout: accepted (202) in state `created` and processed asynchronously. The Idempotency-Key makes
-  //    a retry after a network error safe: the same key and body replay the first answer.
+  //    a retry after a network error safe: the same key and body replay the first answer (with the resource as it is now).
   const payout = await unwrap(
     merchant.POST('/v1/payouts', {
       params: { header: { 'Idempotency-Key': crypto.randomUUID() } },

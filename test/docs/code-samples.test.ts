@@ -1,0 +1,354 @@
+// The reference's code samples tell the truth. Every operation of every group carries a curl and a TypeScript
+// sample (scripts/docs-code-samples.ts, in the documents the reference pages show). Each curl sample is run with
+// curl, as published, against a fresh service: only the documented server origins become the local one, and each
+// documented id becomes the id an earlier answer gave (learned by laying each documented success answer over the
+// real one), the documented credentials the test's, and the documented Idempotency-Key a fresh one. Each must
+// answer a documented success status. Every TypeScript sample compiles, strict, against the client's types.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groups, type Group } from '../../generated/index.js';
+import { tokenVariable, type CodeSample } from '../../scripts/docs-code-samples.js';
+import { deref, operationsOf, repoRoot, type Node } from '../../scripts/docs-contract.js';
+import { referenceDocument } from '../../scripts/docs-reference.js';
+import { startService, type RunningService } from '../support/service.js';
+import { stores } from '../support/stores.js';
+import { loopbackResolver } from '../support/tenant.js';
+
+const run = promisify(execFile);
+const curlPath = '/usr/bin/curl';
+const haveCurl = existsSync(curlPath);
+if (!haveCurl) console.warn(`test/docs/code-samples.test.ts runs no curl sample: ${curlPath} does not exist (apt-get install curl).`);
+
+const documents = Object.fromEntries(await Promise.all(groups.map(async (g) => [g, await referenceDocument(g)] as const))) as Record<
+  Group,
+  Node
+>;
+
+interface Sampled {
+  group: Group;
+  operationId: string;
+  method: string;
+  op: Node;
+  curl: string;
+  typeScript: string;
+}
+const sampled: Sampled[] = groups.flatMap((group) =>
+  operationsOf(documents[group]).map(({ method, op }) => {
+    const samples = (op['x-codeSamples'] ?? []) as CodeSample[];
+    return {
+      group,
+      operationId: String(op.operationId),
+      method,
+      op,
+      curl: samples.find((s) => s.label === 'curl')?.source ?? '',
+      typeScript: samples.find((s) => s.lang === 'TypeScript')?.source ?? '',
+    };
+  }),
+);
+
+/**
+ * A step of the run: an operation's sample (`group:operationId`); the same sample with another of its documented
+ * request examples, learning from the documented answer of that name (a second account, a wire counterparty);
+ * or the sandbox's clock moved on for the payment the documented `paymentId` now names, until it is `completed`.
+ */
+type Step = string | { run: string; request: string; answer: string } | { complete: 'payment' };
+
+/**
+ * A workable order: each sample after those whose answers give the ids it needs, what ends or removes a
+ * resource after what still needs it. A payment is created twice in each of groups C and E: one is cancelled
+ * while it waits, the other completes so it can be returned. Every operation of the contract is here (checked).
+ */
+const order: Step[] = [
+  ...['issueToken', 'createPayee', 'listPayees', 'getPayee', 'updatePayee', 'createPayeeAccount', 'listPayeeAccounts'].map(
+    (o) => `merchant:${o}`,
+  ),
+  ...['getPayeeAccount', 'updatePayeeAccount', 'createPayout', 'getPayout', 'listPayouts', 'cancelPayout', 'createWebhook'].map(
+    (o) => `merchant:${o}`,
+  ),
+  ...['listWebhooks', 'getWebhook', 'updateWebhook', 'rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries'].map(
+    (o) => `merchant:${o}`,
+  ),
+  ...['listEvents', 'getEvent'].map((o) => `merchant:${o}`),
+  // Group B pays the payee group A gave an account, before A disables it; its own payee comes after.
+  ...['issueToken', 'calculateFees', 'createPayout', 'listPayouts', 'listEvents', 'getEvent'].map((o) => `platform:${o}`),
+  ...['disablePayeeAccount', 'deleteWebhook'].map((o) => `merchant:${o}`),
+  ...['createPayee', 'getPayee', 'listPayees'].map((o) => `platform:${o}`),
+  ...['generatePartnerToken', 'listPartnerMerchants', 'createAchRecipient', 'createWireRecipient', 'listRecipients'].map(
+    (o) => `partner:${o}`,
+  ),
+  ...['updateRecipient', 'createPaymentRequest', 'getPayment', 'cancelPayment', 'createPaymentRequest'].map((o) => `partner:${o}`),
+  { complete: 'payment' },
+  ...['simulatePaymentNotificationOfChange', 'simulatePaymentReturn', 'searchPartnerTransactions'].map((o) => `partner:${o}`),
+  ...['generateCounterpartyToken', 'createCounterparty', 'listCounterparties', 'getCounterparty', 'updateCounterparty'].map(
+    (o) => `counterparty:${o}`,
+  ),
+  ...['createPaymentRequest', 'getPayment', 'cancelPayment', 'createPaymentRequest'].map((o) => `counterparty:${o}`),
+  { complete: 'payment' },
+  ...['simulatePaymentNotificationOfChange', 'simulatePaymentReturn', 'searchTransactions'].map((o) => `counterparty:${o}`),
+  ...['issueToken', 'createBusiness', 'listBusinesses', 'getBusiness', 'createIdentityVerification'].map((o) => `banking:${o}`),
+  { run: 'banking:createIdentityVerification', request: 'foreignOwner', answer: 'personNeedsReview' },
+  // The reserve account is funded from the operating account by its full number, which getAccountNumbers shows.
+  ...['getIdentityVerification', 'simulateVerificationDecision', 'createAccount', 'getAccountNumbers'].map((o) => `banking:${o}`),
+  { run: 'banking:createAccount', request: 'reserve', answer: 'reserve' },
+  ...['listBusinessAccounts', 'getAccount', 'createBankingCounterparty'].map((o) => `banking:${o}`),
+  { run: 'banking:createBankingCounterparty', request: 'domesticWire', answer: 'domesticWire' },
+  { run: 'banking:createBankingCounterparty', request: 'internationalWire', answer: 'internationalWire' },
+  ...['getBankingCounterparty', 'listBankingCounterparties', 'simulateInboundTransfer', 'getAccountBalance'].map((o) => `banking:${o}`),
+  ...['createAchPush', 'getTransfer', 'simulateTransferSettlement', 'simulateNotificationOfChange'].map((o) => `banking:${o}`),
+  ...['simulateTransferReturn', 'createAchPull', 'createDomesticWire', 'createInternationalWire', 'createInternalTransfer'].map(
+    (o) => `banking:${o}`,
+  ),
+  ...['listAccountTransfers', 'listAccountLedgerEntries'].map((o) => `banking:${o}`),
+];
+
+const successStatuses = (op: Node) =>
+  Object.keys(op.responses)
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number);
+
+/** A documented example of an operation's answer with this status: the named one, else the first. */
+function documentedAnswer(doc: Node, op: Node, status: number, name?: string): unknown {
+  const json = deref(doc, op.responses?.[String(status)])?.content?.['application/json'];
+  if (!json) return undefined;
+  if ('example' in json) return json.example;
+  const first = name ? json.examples?.[name] : Object.values<Node>(json.examples ?? {})[0];
+  return first === undefined ? undefined : deref(doc, first).value;
+}
+
+/** The documented server origins of a document (variables at their defaults), which the samples address. */
+function documentedOrigins(doc: Node): string[] {
+  const servers: Node[] = [...(doc.servers ?? [])];
+  for (const { op } of operationsOf(doc)) servers.push(...(op.servers ?? []));
+  return servers.map((s) => new URL(String(s.url).replace(/\{([^}]+)\}/g, (_, name: string) => String(s.variables[name].default))).origin);
+}
+
+const identifying = /(^id$|Id$|_id$|Reference$|^client_?[Ss]ecret$|^accountNumber$)/;
+const distinctive = (v: unknown) => (typeof v === 'number' ? v >= 100 : typeof v === 'string' && v.length >= 6);
+
+/**
+ * Documented value → the value this service gave, from a documented answer laid over the real one. What a
+ * write answers names what it made; a read's answer (whose example may show another resource) and a list's items
+ * (laid over in order, but perhaps ordered otherwise) only add values not known yet.
+ */
+function learn(documented: unknown, actual: unknown, into: Map<string, string>, overwrite: boolean, key = ''): void {
+  if (Array.isArray(documented) && Array.isArray(actual)) {
+    for (const [i, d] of documented.entries()) learn(d, actual[i], into, false, key);
+  } else if (documented && actual && typeof documented === 'object' && typeof actual === 'object') {
+    for (const [k, d] of Object.entries(documented)) learn(d, (actual as Node)[k], into, overwrite, k);
+  } else if (identifying.test(key) && distinctive(documented) && (typeof actual === 'string' || typeof actual === 'number')) {
+    if (String(documented) !== String(actual) && (overwrite || !into.has(String(documented)))) into.set(String(documented), String(actual));
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The sample with each documented value replaced by this service's (whole values only, never inside another). */
+function substitute(text: string, values: Map<string, string>): string {
+  let out = text;
+  for (const [documented, actual] of [...values].sort(([a], [b]) => b.length - a.length))
+    out = out.replace(new RegExp(`(?<![\\w-])${escapeRegExp(documented)}(?![\\w-])`, 'g'), actual);
+  return out;
+}
+
+describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
+  let dropStore: () => Promise<void>;
+  let service: RunningService;
+  let work: string;
+  const values = new Map<string, string>();
+  const tokens: Partial<Record<'merchant' | 'partner', string>> = {};
+
+  beforeAll(async () => {
+    const fresh = await store.fresh();
+    dropStore = fresh.drop;
+    // Nothing moves on its own (payouts wait to be cancelled, transfers to be settled); the test moves the clock.
+    service = await startService(fresh.url, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
+    work = await mkdtemp(join(tmpdir(), 'code-samples-'));
+    const merchant = await service.services.credentials.createMerchant('Acme Marketplace');
+    const partner = await service.services.credentials.createPartner('Partner');
+    await service.services.credentials.link(partner.partnerId, merchant.merchantId);
+    // The documented credentials become ours, and so do the merchant and partner ids the partner's docs show.
+    const tokenBody = (g: Group, path: string) =>
+      deref(documents[g], documents[g].paths[path].post.requestBody).content['application/json'];
+    const merchantExample = Object.values<Node>(tokenBody('merchant', '/oauth/token').examples)[0]!.value;
+    const partnerExample = Object.values<Node>(tokenBody('partner', '/finance/v1/generate-token').examples)[0]!.value;
+    values.set(merchantExample.client_id, merchant.clientId).set(merchantExample.client_secret, merchant.clientSecret);
+    values.set(partnerExample.clientId, partner.clientId).set(partnerExample.clientSecret, partner.clientSecret);
+    const param = (g: Group, path: string, name: string) =>
+      deref(
+        documents[g],
+        deref(documents[g], documents[g].paths[path]).get.parameters.find((p: Node) => deref(documents[g], p).name === name),
+      ).example;
+    values.set(String(param('partner', '/finance/v1/partner/list', 'partnerId')), String(partner.partnerId));
+    values.set(String(param('counterparty', '/finance/v1/payee', 'MerchantId')), String(merchant.merchantId));
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await dropStore?.();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('orders every operation of the contract', () => {
+    const ordered = new Set(order.flatMap((step) => (typeof step === 'string' ? [step] : 'run' in step ? [step.run] : [])));
+    expect([...ordered].sort()).toEqual(sampled.map((s) => `${s.group}:${s.operationId}`).sort());
+  });
+
+  async function runCurl(s: Sampled, curl: string): Promise<{ status: number; body: unknown; command: string }> {
+    const doc = documents[s.group];
+    let command = substitute(curl, values);
+    for (const origin of documentedOrigins(doc)) command = command.split(origin).join(service.baseUrl);
+    // A documented key names one request: each run is a new one (the Idempotency-Key, and a payment's own id).
+    const keys = [
+      deref(doc, { $ref: '#/components/parameters/Idempotency-Key' })?.example,
+      /"partnerPaymentUniqueId": "([^"]+)"/.exec(command)?.[1],
+    ];
+    for (const key of keys) if (typeof key === 'string') command = command.split(key).join(randomUUID());
+    const answer = join(work, `${s.group}-${s.operationId}.json`);
+    await rm(answer, { force: true });
+    // The sample runs as published; this `curl` only adds where the answer goes and prints the status.
+    const script = `curl() { command curl --silent --show-error --max-time 30 --output "$ANSWER" --write-out '%{http_code}' "$@"; }\n${command}`;
+    const caller = s.group === 'partner' || s.group === 'counterparty' ? 'partner' : 'merchant';
+    const { stdout } = await run('bash', ['-c', script], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ANSWER: answer, [tokenVariable]: tokens[caller] ?? '' },
+    });
+    const text = await readFile(answer, 'utf8').catch(() => '');
+    return { status: Number(stdout.trim()), body: text ? JSON.parse(text) : undefined, command };
+  }
+
+  /** The documented request example of that name, in place of the first one the sample sends. */
+  function withRequest(s: Sampled, name: string): string {
+    const doc = documents[s.group];
+    const example = deref(doc, deref(doc, s.op.requestBody).content['application/json'].examples[name]).value;
+    return s.curl.replace(/-d '[\s\S]*'$/, () => `-d '${JSON.stringify(example, null, 2).replace(/'/g, "'\\''")}'`);
+  }
+
+  /** Moves the sandbox's clock on for the payment the documented `paymentId` names until it is completed. */
+  async function completePayment(): Promise<void> {
+    const documented = deref(documents.partner, documents.partner.paths['/finance/v1/payment_request/{paymentId}']).parameters[0].example;
+    const paymentId = Number(values.get(String(documented)));
+    const db = service.services.store.db;
+    await expect
+      .poll(
+        async () => {
+          await db
+            .updateTable('payments')
+            .set({ next_step_at: Date.now() })
+            .where('payment_id', '=', paymentId)
+            .where('next_step_at', 'is not', null)
+            .execute();
+          return (await db.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).status;
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe('completed');
+  }
+
+  it('runs every curl sample in order, each answering a documented success', async () => {
+    const failures: string[] = [];
+    for (const step of order) {
+      if (typeof step !== 'string' && 'complete' in step) {
+        await completePayment();
+        continue;
+      }
+      const name = typeof step === 'string' ? step : step.run;
+      const s = sampled.find((x) => `${x.group}:${x.operationId}` === name)!;
+      expect(s.curl, `${name} has a curl sample`).toMatch(/^curl /m);
+      const { status, body, command } = await runCurl(s, typeof step === 'string' ? s.curl : withRequest(s, step.request));
+      if (!successStatuses(s.op).includes(status)) {
+        failures.push(`${name}: ${status} ${JSON.stringify(body)}\n${command}`);
+        continue;
+      }
+      if (s.op.security && s.op.security.length === 0) {
+        tokens[s.group === 'partner' || s.group === 'counterparty' ? 'partner' : 'merchant'] = String((body as Node).access_token);
+      } else {
+        const doc = documents[s.group];
+        const documented =
+          typeof step === 'string' ? documentedAnswer(doc, s.op, status) : documentedAnswer(doc, s.op, status, step.answer);
+        learn(documented, body, values, s.method !== 'get');
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+describe('the TypeScript samples', () => {
+  it('give every operation one, each compiling strict against the client package', async () => {
+    const dir = join(repoRoot, 'test-results/code-samples-ts');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const files: string[] = [];
+    try {
+      for (const s of sampled) {
+        expect(s.typeScript, `${s.group} ${s.operationId} has a TypeScript sample`).toContain("from '@payout-service/client'");
+        const file = join(dir, `${s.group}-${s.operationId}.ts`);
+        await writeFile(file, s.typeScript);
+        files.push(file);
+      }
+      const program = ts.createProgram(files, {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        types: ['node'],
+        typeRoots: [join(repoRoot, 'node_modules/@types')],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: true,
+        noEmit: true,
+        // The package's name resolves to its sources, whose types the package ships (client/package.json).
+        paths: { '@payout-service/client': [join(repoRoot, 'client/index.ts')] },
+      });
+      const errors = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => `${d.file ? d.file.fileName.replace(`${dir}/`, '') : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      expect(errors).toEqual([]);
+      expect(files.length).toBe(sampled.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('the open enumerations of the reference documents', () => {
+  /** Every object node of a document, with where it is. */
+  const nodes = (n: unknown, at = '#'): [string, Node][] =>
+    !n || typeof n !== 'object'
+      ? []
+      : [
+          ...(Array.isArray(n) ? [] : [[at, n as Node] as [string, Node]]),
+          ...Object.entries(n).flatMap(([k, v]) => nodes(v, `${at}/${k}`)),
+        ];
+  const openMember = (doc: Node, m: Node) => deref(doc, m)?.['x-open-enum-value'] === true;
+
+  it.each(groups)('shows each open enumeration of %s as its values, marked extensible, where the contract has it open', async (group) => {
+    const source = JSON.parse(await readFile(join(repoRoot, `generated/${group}/openapi.json`), 'utf8')) as Node;
+    const open = nodes(source).filter(([, n]) => Array.isArray(n.anyOf) && n.anyOf.some((m: Node) => openMember(source, m)));
+    expect(open.length, 'the contract has open enumerations').toBeGreaterThan(0);
+    const shown = new Map(nodes(documents[group]));
+    for (const [at, n] of open) {
+      const closed = shown.get(at)!;
+      const known = (n.anyOf as Node[]).map((m) => deref(source, m)).find((m) => Array.isArray(m.enum))!;
+      expect(closed.anyOf, at).toBeUndefined();
+      const values = known.enum.filter((v: unknown) => v !== null);
+      expect(
+        closed['x-extensible-enum'].filter((v: unknown) => v !== null),
+        at,
+      ).toEqual(values);
+      expect(
+        closed.enum.filter((v: unknown) => v !== null),
+        at,
+      ).toEqual(values);
+      expect(closed.description, at).toMatch(/The enumeration is open/);
+    }
+    expect(
+      nodes(documents[group]).filter(([, n]) => Array.isArray(n.anyOf) && n.anyOf.some((m: Node) => openMember(documents[group], m))),
+    ).toEqual([]);
+  });
+});
