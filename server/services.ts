@@ -127,7 +127,7 @@ export async function createServices(
     payouts: new Payouts(store, {
       stepMs: config.sandboxStepMs,
       environment,
-      onCreated: () => {
+      onChange: () => {
         engine.wake();
         dispatcher.wake();
       },

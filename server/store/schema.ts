@@ -89,9 +89,10 @@ export interface PayeeAccountTable {
   updated_at: number;
 }
 
-export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled';
-/** A payment request's states: a payout's, and `returned` (an ACH return after completion). */
-export type PaymentState = PayoutState | 'returned';
+/** A payout's states; `returned` is an ACH return after completion. */
+export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled' | 'returned';
+/** A payment request's states: a payout's. */
+export type PaymentState = PayoutState;
 
 export interface PayoutTable {
   reference: string;
@@ -107,8 +108,11 @@ export interface PayoutTable {
   environment: Environment;
   created_at: number;
   updated_at: number;
-  /** When the engine may take the next step; null once final. */
+  /** When the engine may take the next step; null once final, or while held in its state (a rail's or the sandbox's hold). */
   next_step_at: number | null;
+  /** The ACH return reason code (R01...), once returned. */
+  return_code: string | null;
+  returned_at: number | null;
 }
 
 /**

@@ -25,6 +25,7 @@ export const allEvents: EventType[] = [
   'payout.completed',
   'payout.failed',
   'payout.cancelled',
+  'payout.returned',
   'transfer.created',
   'transfer.processing',
   'transfer.completed',

@@ -75,8 +75,21 @@ const additions: Record<Group, string[]> = {
     'POST /v1/webhooks/{id}/rotate-secret',
     'POST /v1/webhooks/{id}/test',
     'GET /v1/webhooks/{id}/deliveries',
+    // Payouts that can be followed: the sandbox's test helpers (hold and release, fail, return).
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/return',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/failure',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/release',
   ],
-  platform: ['GET /v1/events', 'GET /v1/events/{eventId}'],
+  platform: [
+    'GET /v1/events',
+    'GET /v1/events/{eventId}',
+    // Every payout created here can be read back here.
+    'GET /v1/payouts/{PayoutUniqueReference}',
+    // Payouts that can be followed: the sandbox's test helpers (hold and release, fail, return).
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/return',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/failure',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/release',
+  ],
   partner: [
     // Issue 13: reading and cancelling a payment, and changing a recipient (how a notification of change is applied).
     'PATCH /finance/v1/payees/{payeeId}',

@@ -379,6 +379,29 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
       return merchant(w, `${path}/cancel`);
     },
   },
+  // A payout just made is `created` (held, or not), and none of the simulations applies to it.
+  simulatePayoutReturn: {
+    conflict: async (w, o) => {
+      const made = await created(
+        merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD', Sandbox: { Hold: true } } }),
+      );
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }), { body: { ReturnCode: 'R03' } });
+    },
+  },
+  simulatePayoutFailure: {
+    conflict: async (w, o) => {
+      const made = await created(
+        merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD', Sandbox: { Hold: true } } }),
+      );
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }), { body: { Reason: 'bank_rejected' } });
+    },
+  },
+  simulatePayoutRelease: {
+    conflict: async (w, o) => {
+      const made = await created(merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD' } }));
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }));
+    },
+  },
   createWebhook: {
     'business-rule': (w) => merchant(w, '/v1/webhooks', { body: { url: 'https://user:secret@hooks.variant.example/in' } }),
     'limit-reached': async (w) => {

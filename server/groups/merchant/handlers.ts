@@ -54,6 +54,18 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       status: 200,
       body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference),
     }),
+    simulatePayoutRelease: async ({ params, context }) => ({
+      status: 200,
+      body: await s.payouts.release(merchantOf(context), params.PayoutUniqueReference),
+    }),
+    simulatePayoutFailure: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payouts.simulateFailure(merchantOf(context), params.PayoutUniqueReference, body.Reason),
+    }),
+    simulatePayoutReturn: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payouts.simulateReturn(merchantOf(context), params.PayoutUniqueReference, body.ReturnCode),
+    }),
 
     createWebhook: async ({ body, headers, context }) => {
       const { body: webhook, replayed } = await s.webhooks.create(merchantOf(context), body, headers['idempotency-key']);
