@@ -206,10 +206,33 @@ const payoutsFor: Partial<Record<string, () => Promise<string[]>>> = {
   simulatePayoutReturn: () => steppedPayouts(5, 3),
 };
 
+/** New ACH pushes of the tenant, pending: made just before an operation that needs a transfer not yet settled, so the
+ * sandbox's steps (10 s) cannot settle the one transfer of the pool first on a slow machine. */
+async function pendingTransfers(count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++)
+    ids.push(
+      (
+        await asMerchant('/finance/api/v1/transaction/ach/push', {
+          accountId: tenant.ids.account,
+          counterpartyId: tenant.ids.achCounterparty,
+          amount: 1,
+          currency: 'USD',
+        })
+      ).id as number,
+    );
+  return ids;
+}
+const transfersFor: Partial<Record<string, () => Promise<number[]>>> = {
+  simulateTransferSettlement: () => pendingTransfers(5),
+};
+
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   let payouts: string[] | undefined;
+  let transfers: number[] | undefined;
   const pools = () => {
     const own = poolsFor(tenant, o.group);
+    if (transfers) return { ...own, transferId: transfers };
     if (o.group !== 'merchant' && o.group !== 'platform') return own;
     const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]));
     return payouts ? { ...all, PayoutUniqueReference: payouts } : all;
@@ -219,6 +242,7 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
   beforeAll(async () => {
     if (o.caller === 'none') service.services.failedTokenAttempts = new FailedAttempts();
     payouts = await payoutsFor[o.operationId]?.();
+    transfers = await transfersFor[o.operationId]?.();
   });
 
   it('answers valid requests by its contract, and never refuses a valid body as invalid', async () => {
