@@ -157,6 +157,8 @@ export interface WebhookTable {
 export interface WebhookDeliveryTable {
   event_id: number;
   webhook_id: string;
+  /** 1 for the delivery made when the event happened, then one more for each redelivery. */
+  attempt: Generated<number>;
   message_id: string;
   url: string;
   outcome: 'sending' | 'delivered' | 'failed' | 'refused' | 'unknown';

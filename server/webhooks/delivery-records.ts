@@ -12,6 +12,7 @@ import { inList } from '../store/in-list.js';
 export interface Outcome {
   eventId: number;
   webhookId: string;
+  attempt: number;
   outcome: 'delivered' | 'failed' | 'refused';
   statusCode: number | null;
   error: string | null;
@@ -87,14 +88,14 @@ export class DeliveryRecords {
     // recorded by one update, each with its own duration.
     const alike = new Map<string, Outcome[]>();
     for (const o of outcomes) {
-      const key = JSON.stringify([o.webhookId, o.outcome, o.statusCode, o.error]);
+      const key = JSON.stringify([o.webhookId, o.attempt, o.outcome, o.statusCode, o.error]);
       const group = alike.get(key);
       if (group) group.push(o);
       else alike.set(key, [o]);
     }
     await this.store.db.transaction().execute(async (trx) => {
       for (const group of alike.values()) {
-        const { webhookId, outcome, statusCode, error } = group[0]!;
+        const { webhookId, attempt, outcome, statusCode, error } = group[0]!;
         for (let i = 0; i < group.length; i += 200) {
           const part = group.slice(i, i + 200);
           const durations = new Map<number | null, number[]>();
@@ -105,6 +106,7 @@ export class DeliveryRecords {
             .updateTable('webhook_deliveries')
             .set({ outcome, status_code: statusCode, error, duration_ms: sql<number | null>`case ${sql.join(branches, sql` `)} end` })
             .where('webhook_id', '=', webhookId)
+            .where('attempt', '=', attempt)
             .where('event_id', 'in', inList(part.map((o) => o.eventId)))
             .execute();
         }

@@ -227,10 +227,11 @@ export class WebhookDispatcher {
   }
 
   /** True when this claim won; false when another round or instance claimed the delivery first. */
-  private claim(event: OutboxEvent, registration: Registration): Promise<boolean> {
+  private claim(event: OutboxEvent, registration: Registration, attempt = 1): Promise<boolean> {
     return this.claims.claim({
       event_id: event.id,
       webhook_id: registration.id,
+      attempt,
       message_id: event.event_id,
       url: registration.url,
       outcome: 'sending',
@@ -252,6 +253,7 @@ export class WebhookDispatcher {
       .selectFrom('webhook_deliveries')
       .select(['outcome', 'attempted_at'])
       .where('event_id', '=', eventId)
+      .where('attempt', '=', 1)
       .where(
         'webhook_id',
         'in',
@@ -280,12 +282,18 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sends one event to one registration at once, outside the rounds (`testWebhook`: the caller waits for the
-   * answer), and records the outcome like any delivery. It takes a delivery slot first, like a round's delivery,
-   * so tests are held to the same bounds per target and per merchant; `write` stores the event only once the slot
-   * is held (it must be new and dispatched, so no round takes it). No slot free: 429, and nothing is written.
+   * Sends one event to one registration at once, outside the rounds (`testWebhook`, `redeliverWebhookDelivery`:
+   * the caller waits for the answer), and records the outcome like any delivery. It takes a delivery slot first,
+   * like a round's delivery, so these are held to the same bounds per target and per merchant; `load` writes or
+   * reads the event only once the slot is held (a new event must be written dispatched, so no round takes it).
+   * No slot free: 429, and nothing is written. `nextAttempt` numbers a redelivery (the first attempt otherwise);
+   * two redeliveries numbering the same attempt at once: the one whose claim lost numbers again.
    */
-  async deliverNow(registration: Registration, write: () => Promise<OutboxEvent>): Promise<OutboxEvent> {
+  async deliverNow(
+    registration: Registration,
+    load: () => Promise<OutboxEvent>,
+    nextAttempt?: (event: OutboxEvent) => Promise<number>,
+  ): Promise<{ event: OutboxEvent; attempt: number }> {
     if (!this.slots.take(Number(registration.merchant_id), [registration])) {
       // A held slot frees when its POST ends: at the latest when the delivery times out.
       const retryAfter = Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
@@ -296,12 +304,18 @@ export class WebhookDispatcher {
       );
     }
     try {
-      const event = await write();
-      if (await this.claim(event, registration)) {
-        const outcome = await this.deliver(event, registration);
-        await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+      const event = await load();
+      let attempt = nextAttempt ? await nextAttempt(event) : 1;
+      let claimed = await this.claim(event, registration, attempt);
+      // Concurrent redeliveries number past each other; each lost claim means another attempt was recorded.
+      for (let tries = 0; !claimed && nextAttempt && tries < 64; tries++) {
+        attempt = await nextAttempt(event);
+        claimed = await this.claim(event, registration, attempt);
       }
-      return event;
+      if (!claimed) throw new Error(`delivery ${event.event_id} to ${registration.id} could not be claimed`);
+      const outcome = await this.deliver(event, registration, attempt);
+      await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+      return { event, attempt };
     } finally {
       this.slots.release(registration);
       // Events the slot's bound held back may start now.
@@ -311,10 +325,11 @@ export class WebhookDispatcher {
   }
 
   /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */
-  private async deliver(event: OutboxEvent, registration: Registration): Promise<Outcome> {
+  private async deliver(event: OutboxEvent, registration: Registration, attempt = 1): Promise<Outcome> {
     const outcome = (outcome: Outcome['outcome'], statusCode: number | null, error: string | null, durationMs: number | null): Outcome => ({
       eventId: Number(event.id),
       webhookId: registration.id,
+      attempt,
       outcome,
       statusCode,
       error,
@@ -351,6 +366,7 @@ export class WebhookDispatcher {
       event: event.event_id,
       type: event.type,
       webhook: registration.id,
+      attempt,
       outcome: state,
       status: result.statusCode,
       ms: result.durationMs,

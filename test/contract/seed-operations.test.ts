@@ -75,6 +75,8 @@ const additions: Record<Group, string[]> = {
     'POST /v1/webhooks/{id}/rotate-secret',
     'POST /v1/webhooks/{id}/test',
     'GET /v1/webhooks/{id}/deliveries',
+    // Follow every payment: a delivery sent again on request.
+    'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   ],
   platform: ['GET /v1/events', 'GET /v1/events/{eventId}'],
   partner: [
