@@ -1463,6 +1463,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1486,6 +1491,12 @@ export interface components {
              * @example false
              */
             signed?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Default false.
+             * @default false
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A new webhook registration, with its signing secret when one was asked for. The secret is shown this once. */
         WebhookCreated: {
@@ -1515,6 +1526,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1541,6 +1557,11 @@ export interface components {
              * @example false
              */
             enabled?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Applies to deliveries made from then on.
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A webhook registration with its new signing secret, shown this once, and when the previous secret stops signing. */
         WebhookSecretRotated: components["schemas"]["Webhook"] & {

@@ -17,6 +17,8 @@ export interface Outcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number | null;
+  /** When the next attempt is due (a failed attempt of a registration with retries). */
+  retryAt?: number;
 }
 
 export interface Finished {
@@ -111,6 +113,16 @@ export class DeliveryRecords {
             .execute();
         }
       }
+      // In the same commit as the outcome: a failure recorded is never without its retry, even after a crash.
+      for (const o of outcomes)
+        if (o.retryAt !== undefined)
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ retry_at: o.retryAt })
+            .where('event_id', '=', o.eventId)
+            .where('webhook_id', '=', o.webhookId)
+            .where('attempt', '=', o.attempt)
+            .execute();
       for (let i = 0; i < events.length; i += 500) {
         await trx
           .updateTable('events')

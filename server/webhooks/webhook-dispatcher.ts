@@ -54,7 +54,19 @@ export interface WebhookDispatcherSettings {
    * records later, its outcome replaces `unknown`. Default 60 s.
    */
   unsettledAfterMs?: number;
+  /** The clock of retry schedules (tests move it instead of waiting). Default `Date.now`. */
+  now?: () => number;
 }
+
+/**
+ * Opt-in retries (`retries` on a registration): the pause before each further attempt after a failed one, about
+ * 24 hours in all. An event gets at most this many attempts beyond the first, redeliveries included.
+ */
+export const retrySchedule = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000];
+
+/** A failure worth trying again: no answer (timeout, connection), a 5xx, 408 or 429. Other 4xx are final. */
+export const retryable = (o: Outcome): boolean =>
+  o.outcome === 'failed' && (o.statusCode === null || o.statusCode >= 500 || o.statusCode === 408 || o.statusCode === 429);
 
 type OutboxEvent = PendingEvent & Pick<Selectable<EventTable>, 'payload'>;
 
@@ -119,6 +131,7 @@ export class WebhookDispatcher {
       await this.events.purge();
     }
     if (this.slots.free === 0) return 0;
+    await this.retryDue();
     const now = Date.now();
     for (const [id, until] of this.elsewhere) if (until <= now) this.elsewhere.delete(id);
     // Unless a slot or a payout was freed since (or a poll interval passed: another instance may have moved
@@ -214,7 +227,13 @@ export class WebhookDispatcher {
       // Unknown (the check failed) counts as still being sent there: the event waits and is looked at again.
       const elsewhere = lost.length > 0 && (await this.sendingElsewhere(eventId, lost).catch(() => true));
       const ours = targets.filter((_, i) => won[i]);
-      const outcomes = await Promise.all(ours.map((r) => this.deliver(event, r).finally(() => release(r))));
+      const outcomes = await Promise.all(
+        ours.map((r) =>
+          this.deliver(event, r)
+            .then((o) => this.scheduled(o, r))
+            .finally(() => release(r)),
+        ),
+      );
       if (elsewhere) this.elsewhere.set(eventId, Date.now() + this.settings.pollMs);
       this.records.add({ outcomes, eventId: elsewhere ? undefined : eventId, written });
     } catch (err) {
@@ -223,6 +242,104 @@ export class WebhookDispatcher {
       written();
     } finally {
       for (const r of held) release(r);
+    }
+  }
+
+  /** The outcome with its next attempt's time, when it failed retryably at a registration with retries. */
+  private scheduled(outcome: Outcome, registration: Registration): Outcome {
+    const pause = retrySchedule[outcome.attempt - 1];
+    if (Number(registration.retries) !== 1 || !retryable(outcome) || pause === undefined) return outcome;
+    return { ...outcome, retryAt: (this.settings.now ?? Date.now)() + pause };
+  }
+
+  /**
+   * Starts the retries that are due (failed attempts whose `retry_at` passed), under the delivery slots; those that
+   * find no slot stay due for a later round. Each is taken by one compare-and-set of its `retry_at`, in the same
+   * commit as the next attempt's claim, so no retry is sent twice, by two instances or after a crash (a claim whose
+   * sender died becomes `unknown`, like any). A registration deleted, disabled or no longer retrying, or an event
+   * delivered since (a redelivery), ends the schedule.
+   */
+  private async retryDue(): Promise<void> {
+    const now = (this.settings.now ?? Date.now)();
+    const due = await this.store.db
+      .selectFrom('webhook_deliveries')
+      .select(['event_id', 'webhook_id', 'attempt', 'retry_at'])
+      .where('retry_at', '<=', now)
+      .orderBy('retry_at')
+      .limit(this.settings.batchSize)
+      .execute();
+    if (due.length === 0) return;
+    const registrations = new Map(
+      (
+        await this.store.db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', 'in', inList([...new Set(due.map((d) => d.webhook_id))]))
+          .execute()
+      ).map((r) => [r.id, r]),
+    );
+    for (const d of due) {
+      const registration = registrations.get(d.webhook_id);
+      const live =
+        registration && registration.deleted_at === null && Number(registration.enabled) === 1 && Number(registration.retries) === 1;
+      if (live && !this.slots.take(Number(registration.merchant_id), [registration])) continue;
+      const next = await this.store.db.transaction().execute(async (trx) => {
+        const taken = await trx
+          .updateTable('webhook_deliveries')
+          .set({ retry_at: null })
+          .where('event_id', '=', d.event_id)
+          .where('webhook_id', '=', d.webhook_id)
+          .where('attempt', '=', d.attempt)
+          .where('retry_at', '=', Number(d.retry_at))
+          .executeTakeFirst();
+        if (!live || Number(taken.numUpdatedRows) !== 1) return undefined;
+        const attempts = await trx
+          .selectFrom('webhook_deliveries')
+          .select(['attempt', 'outcome'])
+          .where('event_id', '=', d.event_id)
+          .where('webhook_id', '=', d.webhook_id)
+          .execute();
+        if (attempts.some((a) => a.outcome === 'delivered')) return undefined;
+        const event = await trx
+          .selectFrom('events')
+          .select(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+          .where('id', '=', d.event_id)
+          .executeTakeFirst();
+        if (!event) return undefined;
+        const attempt = Math.max(...attempts.map((a) => Number(a.attempt))) + 1;
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            event_id: d.event_id,
+            webhook_id: d.webhook_id,
+            attempt,
+            message_id: event.event_id,
+            url: registration.url,
+            outcome: 'sending',
+            status_code: null,
+            error: null,
+            duration_ms: null,
+            attempted_at: Date.now(),
+            retry_at: null,
+          })
+          .execute();
+        return { event, attempt };
+      });
+      if (!live) continue;
+      if (!next) {
+        this.slots.release(registration);
+        continue;
+      }
+      const sending: Promise<void> = this.deliver(next.event, registration, next.attempt)
+        .then((o) => new Promise<void>((written) => this.records.add({ outcomes: [this.scheduled(o, registration)], written })))
+        .catch((err: unknown) => this.log.error({ err, event: next.event.event_id }, 'webhook retry not recorded'))
+        .finally(() => {
+          this.slots.release(registration);
+          this.rescan = true;
+          this.sending.delete(sending);
+          this.wake();
+        });
+      this.sending.add(sending);
     }
   }
 
@@ -239,6 +356,7 @@ export class WebhookDispatcher {
       error: null,
       duration_ms: null,
       attempted_at: Date.now(),
+      retry_at: null,
     });
   }
 

@@ -56,6 +56,7 @@ describe.each(stores)('migration 0011 (delivery attempts) on $name', (kind) => {
       url: 'https://hooks.example/a',
       outcome: 'delivered' as const,
       attempted_at: 2000,
+      retry_at: null,
     };
     await store.db
       .insertInto('webhook_deliveries')
