@@ -2,7 +2,9 @@
 // its merchant and environment that selected its type. A delivery is claimed (a row keyed by event and registration)
 // before the POST, so no event is ever sent twice, even by two instances or after a crash; the seed's rule is
 // at most once, with no resend. A delivery whose sender died between claim and record is marked `unknown` a
-// minute later, never resent.
+// minute later, never resent. Sending again is explicit: a caller's redelivery (`deliverNow`), or the retries a
+// registration opted into (`retryDue`: a failed attempt's stored `retry_at`); each is a new attempt, never a
+// resend of a claimed one.
 //
 // One receiver's slowness delays no one else's events:
 // - A round does not wait for its POSTs. It selects pending events, starts those that fit the delivery slots
