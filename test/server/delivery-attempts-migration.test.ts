@@ -1,4 +1,4 @@
-// Migration 0011 on a store written by the release before it: every delivery record is kept, as attempt 1, and
+// Migration 0012 on a store written by the release before it: every delivery record is kept, as attempt 1, and
 // the key now takes further attempts of the same event and registration (redeliveries) but not a second attempt 1.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../server/store/database.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
 import { stores } from '../support/stores.js';
 
-describe.each(stores)('migration 0011 (delivery attempts) on $name', (kind) => {
+describe.each(stores)('migration 0012 (delivery attempts) on $name', (kind) => {
   let store: Store;
   let drop: () => Promise<void>;
   beforeAll(async () => {
