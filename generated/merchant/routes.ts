@@ -186,6 +186,13 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "redeliverWebhookDelivery",
+    "method": "post",
+    "path": "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    "expressPath": "/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+    "atOrigin": false
+  },
+  {
     "operationId": "listEvents",
     "method": "get",
     "path": "/v1/events",

@@ -400,11 +400,39 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Lists the deliveries made to one registration in the last 30 days, newest first: which event, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again; read the event with `getEvent`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again by itself; read the event with `getEvent`, or send it again with `redeliverWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description Sends the delivery's event again, now, to the registration's current URL: the same body and the same `webhook-id` header (the event's id), so a receiver that already has the event recognises it and skips it; a signed registration's redelivery carries fresh signatures by its current secrets. The answer is the new attempt's outcome once the receiver has answered (or after the 5-second timeout), 200 even when the receiver failed; the attempt is added to `listWebhookDeliveries` under the same event, with the next `attempt` number. Any delivery can be sent again, whatever its outcome, as long as its event is kept (30 days). Sending again changes nothing but the receiver's copy, so a repeated request is safe without an `Idempotency-Key`: it sends the event once more, with the same `webhook-id`. A disabled registration is refused with 409 (`https://payouts.example/problems/conflict`): enable it first. A redelivery counts against the same delivery bounds as every delivery (64 in flight to one receiver, its scheme, host and port; 128 for one merchant): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
+         */
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1559,6 +1587,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1582,6 +1615,12 @@ export interface components {
              * @example false
              */
             signed?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Default false.
+             * @default false
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A new webhook registration, with its signing secret when one was asked for. The secret is shown this once. */
         WebhookCreated: {
@@ -1611,6 +1650,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1637,6 +1681,11 @@ export interface components {
              * @example false
              */
             enabled?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Applies to deliveries made from then on.
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A webhook registration with its new signing secret, shown this once, and when the previous secret stops signing. */
         WebhookSecretRotated: components["schemas"]["Webhook"] & {
@@ -1663,7 +1712,7 @@ export interface components {
          * @enum {string}
          */
         EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
-        /** @description One delivery of one event to one registration. Each event is delivered once; its outcome is final, except that a delivery `sending` for more than a minute (its sender stopped) becomes `unknown`. */
+        /** @description One attempt to deliver one event to one registration. Each event is delivered once (attempt 1); later attempts are the caller's redeliveries (`redeliverWebhookDelivery`). An attempt's outcome is final, except that an attempt `sending` for more than a minute (its sender stopped) becomes `unknown`. */
         WebhookDelivery: {
             eventId: components["schemas"]["EventId"];
             eventType: components["schemas"]["EventType"] | components["schemas"]["OpenEnumValue"];
@@ -1679,6 +1728,12 @@ export interface components {
              * @example https://hooks.acme.example/payouts
              */
             url: string;
+            /**
+             * Format: int32
+             * @description Which attempt at this event's delivery to this registration: 1 for the delivery made when the event happened, 2 and up for each redelivery, in the order they were made.
+             * @example 1
+             */
+            attempt: number;
             /**
              * @description `delivered`: the receiver answered 2xx. `failed`: another status, no answer within 5 seconds, or a connection error. `refused`: not sent, because the URL now resolves to an address deliveries may not go to. `sending`: in flight. `unknown`: the sending process stopped before it recorded the answer; the receiver may or may not have the event.
              * @example delivered
@@ -3707,6 +3762,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt's outcome. The receiver's failure is an outcome (`failed`), not an error of this operation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

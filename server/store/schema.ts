@@ -147,6 +147,8 @@ export interface WebhookTable {
   secret: string | null;
   /** 1 while deliveries are made; 0 when turned off by updateWebhook. Defaults to 1. */
   enabled: Generated<number>;
+  /** 1 when failed deliveries are tried again on a schedule (opt-in); 0 by default: each event once. */
+  retries: Generated<number>;
   /** The secret before the last rotation, which still signs until `previous_secret_until`. */
   previous_secret: string | null;
   previous_secret_until: number | null;
@@ -161,6 +163,8 @@ export interface WebhookTable {
 export interface WebhookDeliveryTable {
   event_id: number;
   webhook_id: string;
+  /** 1 for the delivery made when the event happened, then one more for each redelivery. */
+  attempt: Generated<number>;
   message_id: string;
   url: string;
   outcome: 'sending' | 'delivered' | 'failed' | 'refused' | 'unknown';
@@ -168,6 +172,8 @@ export interface WebhookDeliveryTable {
   error: string | null;
   duration_ms: number | null;
   attempted_at: number;
+  /** When the next attempt is due, on a failed attempt of a registration with retries; null when none is. */
+  retry_at: number | null;
 }
 
 /** A payment request of group C or E. */

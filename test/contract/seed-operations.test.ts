@@ -79,6 +79,8 @@ const additions: Record<Group, string[]> = {
     'POST /v1/simulations/payouts/{PayoutUniqueReference}/return',
     'POST /v1/simulations/payouts/{PayoutUniqueReference}/failure',
     'POST /v1/simulations/payouts/{PayoutUniqueReference}/release',
+    // Follow every payment: a delivery sent again on request.
+    'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   ],
   platform: [
     'GET /v1/events',

@@ -240,6 +240,14 @@ const cases: Case[] = [
       expect: 404,
     }),
   ),
+  {
+    group: 'merchant',
+    operationId: 'redeliverWebhookDelivery',
+    what: "the owner's webhook and event",
+    method: 'POST',
+    path: (o) => `/v1/webhooks/${o.ids.webhook}/deliveries/${o.ids.event}/redeliver`,
+    expect: 404,
+  },
   ...(['merchant', 'platform'] as const).flatMap((group): Case[] => {
     const base = group === 'platform' ? '/payouts' : '';
     return [

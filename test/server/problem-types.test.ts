@@ -423,6 +423,16 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
     'business-rule': (w, o) =>
       merchant(w, fill(o.url, { id: w.t.ids.webhook }), { body: { url: 'https://user:secret@hooks.variant.example/in' } }, 'PATCH'),
   },
+  redeliverWebhookDelivery: {
+    // A delivery of a registration disabled since.
+    conflict: async (w, o) => {
+      const hook = await created(merchant(w, '/v1/webhooks', { body: { url: 'https://hooks.variant.example/disabled' } }));
+      const test = await merchant(w, `/v1/webhooks/${hook.id}/test`, {});
+      expect(test.status).toBe(200);
+      expect((await merchant(w, `/v1/webhooks/${hook.id}`, { body: { enabled: false } }, 'PATCH')).status).toBe(200);
+      return merchant(w, fill(o.url, { id: hook.id, deliveryId: test.body.eventId }));
+    },
+  },
   listEvents: {
     'business-rule': (w, o) =>
       merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),

@@ -86,6 +86,10 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       body: await s.webhooks.rotateSecret(merchantOf(context), params.id),
     }),
     testWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhookDeliveries.test(merchantOf(context), params.id) }),
+    redeliverWebhookDelivery: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.redeliver(merchantOf(context), params.id, params.deliveryId),
+    }),
     listWebhookDeliveries: async ({ params, query, context }) => ({
       status: 200,
       body: await s.webhookDeliveries.list(merchantOf(context), params.id, query),
