@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`) or in one state (`Status`). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`), in one state (`Status`), carrying one metadata pair (`metadata[order_id]=ORD-2026-11-0042`) or accepted in a time range (`CreatedFrom` inclusive, `CreatedTo` exclusive; a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` (with the same filters) until it is null.
          */
         get: operations["listPayouts"];
         put?: never;
@@ -1333,6 +1333,16 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A payout and its current state. */
         Payout: {
             PayoutUniqueReference: components["schemas"]["PayoutReference"];
@@ -1366,6 +1376,7 @@ export interface components {
              * @example 2026-11-02T14:05:02.871Z
              */
             UpdatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of payouts, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         PayoutList: {
@@ -1394,6 +1405,7 @@ export interface components {
              * @example November commission
              */
             Description?: string;
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description An event a registration can select: a payout's (`payout.<state>`), a partner payment request's (`payment.<status>`), a banking transfer's (`transfer.<status>`), an identity verification's (`verification.updated`) or a notification of change (`noc.received`). A registration made without `events` receives every one of them. `webhook.test` is sent by `testWebhook` whatever is selected.
@@ -1613,6 +1625,8 @@ export interface components {
             payout_request_id: components["schemas"]["PayoutReference"];
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
+            /** @description The payout's metadata, as on the payout. */
+            metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
              * @description When the payout entered the state (ISO 8601, UTC).
@@ -2998,6 +3012,25 @@ export interface operations {
                 PayeeId?: components["schemas"]["PayeeId"];
                 /** @description Only payouts in this state. */
                 Status?: components["schemas"]["PayoutState"];
+                /**
+                 * @description Only payouts whose metadata holds this key with exactly this value, sent as `metadata[KEY]=VALUE` (one pair).
+                 * @example {
+                 *       "order_id": "ORD-2026-11-0042"
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Only payouts accepted at or after this time (ISO 8601).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only payouts accepted before this time (ISO 8601).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                CreatedTo?: string;
                 /** @description Payouts per page, 1 to 100. */
                 PageSize?: number;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
@@ -3027,6 +3060,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

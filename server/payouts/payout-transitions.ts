@@ -7,6 +7,7 @@ import { toDecimalString } from '../money/currencies.js';
 import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
 import { eventRow, type EventEnvelope } from '../events/event-rows.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
+import { metadataOf } from '../store/metadata.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
@@ -36,12 +37,13 @@ export function toPayout(row: Selectable<PayoutTable>): Payout {
     Reasons: JSON.parse(row.reasons) as PayoutReason[],
     CreatedOn: isoTimestamp(row.created_at),
     UpdatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 
 export function eventPayload(
   envelope: EventEnvelope<`payout.${PayoutState}`>,
-  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>,
+  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency' | 'metadata'>,
   state: PayoutState,
   at: number,
   reasons: PayoutReason[],
@@ -51,13 +53,14 @@ export function eventPayload(
     payout_request_id: row.reference,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
+    metadata: metadataOf(row.metadata),
     timestamp: isoTimestamp(at),
     state,
     ...(reasons.length > 0 ? { reasons } : {}),
   };
 }
 
-type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency'>;
+type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency' | 'metadata'>;
 
 const payoutEventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) =>
   eventRow({

@@ -68,6 +68,8 @@ export interface PayeeTable {
   route: 'ACH' | 'WIRE' | null;
   /** JSON: the recipient's or counterparty's request, whole (account numbers are masked on the way out). */
   details: string | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PayeeAccountTable {
@@ -109,6 +111,8 @@ export interface PayoutTable {
   updated_at: number;
   /** When the engine may take the next step; null once final. */
   next_step_at: number | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 /**
@@ -202,6 +206,8 @@ export interface PaymentTable {
   noc_received_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PaymentStatusChangeTable {

@@ -1,0 +1,157 @@
+// Metadata (openapi/shared/schemas/Metadata.yaml, server/store/metadata.ts) through real HTTP on each store: what a
+// create (and an update, where the object has one) sends is shown on the answer, every read, every list item and
+// every event of the object; none sent reads as `{}`; the bounds (50 keys, 40-character keys, 500-character values)
+// are 400s naming the key with nothing written; it is part of an idempotent create's fingerprint. Payouts also
+// filter their list by one metadata pair and by creation time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowCounts } from '../support/row-counts.js';
+import { problemType, send, type Answer } from '../support/requests.js';
+import { startService, type RunningService } from '../support/service.js';
+import { stores } from '../support/stores.js';
+import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+
+type Metadata = Record<string, unknown>;
+
+const longKey = 'k'.repeat(41);
+/** Each bound broken once, with the pointer the 400 names. */
+const refusals: { name: string; metadata: Metadata; pointer: string }[] = [
+  { name: '51 keys', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`key${i}`, 'v'])), pointer: '#/metadata' },
+  { name: 'a 41-character key', metadata: { ok: 'v', [longKey]: 'v' }, pointer: `#/metadata/${longKey}` },
+  { name: 'a 501-character value', metadata: { ok: 'v', note: 'x'.repeat(501) }, pointer: '#/metadata/note' },
+  { name: 'a value that is not a string', metadata: { count: 3 }, pointer: '#/metadata/count' },
+  { name: 'a key with a bracket', metadata: { 'a[b]': 'v' }, pointer: '#/metadata/a[b]' },
+];
+/** At every bound: accepted. */
+const atBounds: Metadata = {
+  ...Object.fromEntries(Array.from({ length: 48 }, (_, i) => [`key${i}`, `value ${i}`])),
+  ['k'.repeat(40)]: 'v'.repeat(500),
+  'ünïcödé/~key': 'ünïcödé',
+};
+
+describe.each(stores)('metadata on $name', (kind) => {
+  let service: RunningService;
+  let drop: () => Promise<void>;
+  let tenant: Tenant;
+  const call = (
+    method: string,
+    path: string,
+    extra: { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) => send(service.baseUrl, method, path, { token: tenant.merchantToken, ...extra });
+
+  beforeAll(async () => {
+    const db = await kind.fresh();
+    drop = db.drop;
+    service = await startService(db.url, { sandboxStepMs: 60_000 }, { resolve: loopbackResolver });
+    tenant = await newTenant(service, 'Meta');
+  });
+  afterAll(async () => {
+    await service.stop();
+    await drop();
+  });
+
+  /** The events of one object, as listEvents shows them. */
+  async function eventsOf(query: Record<string, string>): Promise<Record<string, any>[]> {
+    const answer = await call('GET', '/v1/events', { query: { ...query, PageSize: '100' } });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body.data;
+  }
+
+  function expectRefused(answer: Answer, pointer: string) {
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.type).toBe(problemType('validation-error'));
+    expect(answer.body.errors.map((e: { pointer?: string }) => e.pointer)).toContain(pointer);
+  }
+
+  describe('payouts', () => {
+    const create = (metadata?: Metadata, headers?: Record<string, string>) =>
+      call('POST', '/v1/payouts', {
+        body: { PayeeId: tenant.ids.payee, Amount: 12.5, Currency: 'USD', ...(metadata === undefined ? {} : { metadata }) },
+        headers,
+      });
+
+    it('shows what the create sent on the answer, the read, the list and the event', async () => {
+      const metadata = { order_id: `ORD-${kind.name}-1`, cost_center: 'marketing' };
+      const created = await create(metadata);
+      expect(created.status, created.text).toBe(202);
+      expect(created.body.metadata).toEqual(metadata);
+      const reference = created.body.PayoutUniqueReference;
+      const read = await call('GET', `/v1/payouts/${reference}`);
+      expect(read.body.metadata).toEqual(metadata);
+      const listed = await call('GET', '/v1/payouts', { query: { PageSize: '100' } });
+      expect(listed.body.data.find((p: { PayoutUniqueReference: string }) => p.PayoutUniqueReference === reference).metadata).toEqual(
+        metadata,
+      );
+      const events = await eventsOf({ PayoutUniqueReference: reference });
+      expect(events.map((e) => [e.type, e.metadata])).toEqual([['payout.created', metadata]]);
+    });
+
+    it('keeps every bound exactly: 50 keys, a 40-character key, a 500-character value, any script', async () => {
+      const created = await create(atBounds);
+      expect(created.status, created.text).toBe(202);
+      const read = await call('GET', `/v1/payouts/${created.body.PayoutUniqueReference}`);
+      expect(read.body.metadata).toEqual(atBounds);
+    });
+
+    it('reads none sent as {} everywhere', async () => {
+      const created = await create();
+      expect(created.body.metadata).toEqual({});
+      const reference = created.body.PayoutUniqueReference;
+      expect((await call('GET', `/v1/payouts/${reference}`)).body.metadata).toEqual({});
+      const [event] = await eventsOf({ PayoutUniqueReference: reference });
+      expect(event!.metadata).toEqual({});
+    });
+
+    it.each(refusals)('refuses $name with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
+      const before = await rowCounts(service.services.store);
+      expectRefused(await create(metadata), pointer);
+      expect(await rowCounts(service.services.store)).toEqual(before);
+    });
+
+    it('fingerprints an idempotent create with its metadata', async () => {
+      const headers = { 'Idempotency-Key': `meta-${kind.name}-${Date.now()}` };
+      const first = await create({ order_id: 'A' }, headers);
+      expect(first.status).toBe(202);
+      const again = await create({ order_id: 'A' }, headers);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body.PayoutUniqueReference).toBe(first.body.PayoutUniqueReference);
+      const other = await create({ order_id: 'B' }, headers);
+      expect(other.status, other.text).toBe(409);
+      expect(other.body.type).toBe(problemType('idempotency-conflict'));
+    });
+
+    it('lists only the payouts holding one metadata pair, within a creation time range', async () => {
+      const batch = `batch-${kind.name}`;
+      const first = (await create({ batch, order_id: '1' })).body;
+      const second = (await create({ batch, order_id: '2' })).body;
+      await create({ batch: `${batch}-other`, order_id: '1' });
+      const list = async (query: Record<string, string>) => {
+        const answer = await call('GET', '/v1/payouts', { query });
+        expect(answer.status, answer.text).toBe(200);
+        return answer.body.data.map((p: { PayoutUniqueReference: string }) => p.PayoutUniqueReference);
+      };
+      expect(await list({ 'metadata[batch]': batch })).toEqual([second.PayoutUniqueReference, first.PayoutUniqueReference]);
+      expect(await list({ 'metadata[order_id]': '1' })).not.toContain(second.PayoutUniqueReference);
+      expect(await list({ 'metadata[batch]': 'nothing like it' })).toEqual([]);
+      // CreatedFrom is inclusive, CreatedTo exclusive.
+      expect(await list({ 'metadata[batch]': batch, CreatedFrom: second.CreatedOn })).toContain(second.PayoutUniqueReference);
+      expect(await list({ 'metadata[batch]': batch, CreatedTo: first.CreatedOn })).toEqual([]);
+      expect(await list({ 'metadata[batch]': batch, CreatedFrom: first.CreatedOn, CreatedTo: '2999-01-01T00:00:00Z' })).toEqual([
+        second.PayoutUniqueReference,
+        first.PayoutUniqueReference,
+      ]);
+    });
+
+    it('refuses a filter of two pairs, a bad key, or a range that ends before it starts, naming the parameter', async () => {
+      const two = await call('GET', '/v1/payouts', { query: { 'metadata[a]': '1', 'metadata[b]': '2' } });
+      expect(two.status, two.text).toBe(400);
+      expect(two.body.errors.map((e: { parameter?: string }) => e.parameter)).toContain('metadata');
+      const long = await call('GET', '/v1/payouts', { query: { [`metadata[${longKey}]`]: '1' } });
+      expect(long.status, long.text).toBe(400);
+      const reversed = await call('GET', '/v1/payouts', {
+        query: { CreatedFrom: '2026-02-01T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' },
+      });
+      expect(reversed.status, reversed.text).toBe(422);
+      expect(reversed.body.errors).toEqual([{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }]);
+    });
+  });
+});
