@@ -480,6 +480,16 @@ export interface components {
          * @example 1988-04-17
          */
         DateOfBirth: string | null;
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A new payee. A `business` payee must carry a non-null `taxId` and `phoneNumber`; an `individual` may omit them. */
         PayeeCreateRequest: {
             payeeType: components["schemas"]["PayeeType"];
@@ -490,6 +500,7 @@ export interface components {
             idType?: components["schemas"]["IdType"];
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
@@ -553,6 +564,7 @@ export interface components {
              * @example 2026-11-02T14:03:11.482Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -725,16 +737,6 @@ export interface components {
              * @example The beneficiary bank reports the account as closed.
              */
             message: string;
-        };
-        /**
-         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
-         * @example {
-         *       "order_id": "ORD-2026-11-0042",
-         *       "cost_center": "marketing"
-         *     }
-         */
-        Metadata: {
-            [key: string]: string;
         };
         /** @description A payout and its current state. */
         Payout: {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCounts } from '../support/row-counts.js';
 import { problemType, send, type Answer } from '../support/requests.js';
 import { startService, type RunningService } from '../support/service.js';
+import { individual } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 
@@ -152,6 +153,71 @@ describe.each(stores)('metadata on $name', (kind) => {
       });
       expect(reversed.status, reversed.text).toBe(422);
       expect(reversed.body.errors).toEqual([{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }]);
+    });
+  });
+
+  describe('payees', () => {
+    const create = (metadata?: Metadata, headers?: Record<string, string>) =>
+      call('POST', '/v1/payees', { body: { ...individual, ...(metadata === undefined ? {} : { metadata }) }, headers });
+    const update = (id: number, metadata?: Metadata) =>
+      call('PATCH', `/v1/payees/${id}`, {
+        body: { address: individual.address, name: 'Maria G.', ...(metadata === undefined ? {} : { metadata }) },
+      });
+    const listed = async (id: number) => {
+      const answer = await call('POST', '/v1/payees/list', { body: {} });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.find((p: { id: number }) => p.id === id);
+    };
+    const platformRead = (id: number) => call('GET', `/payouts/v1/payees/${id}`);
+
+    it('shows what the create and the update sent on the answer, the reads of both groups and the list', async () => {
+      const metadata = { crm_id: `CRM-${kind.name}`, region: 'east' };
+      const created = await create(metadata);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.metadata).toEqual(metadata);
+      const id = created.body.id;
+      expect((await call('GET', `/v1/payees/${id}`)).body.metadata).toEqual(metadata);
+      expect((await platformRead(id)).body.metadata).toEqual(metadata);
+      expect((await listed(id)).metadata).toEqual(metadata);
+      // An update without metadata keeps it; with metadata replaces it whole; `{}` clears it.
+      expect((await update(id)).body.metadata).toEqual(metadata);
+      const replaced = await update(id, { region: 'west' });
+      expect(replaced.status, replaced.text).toBe(200);
+      expect(replaced.body.metadata).toEqual({ region: 'west' });
+      expect((await call('GET', `/v1/payees/${id}`)).body.metadata).toEqual({ region: 'west' });
+      expect((await listed(id)).metadata).toEqual({ region: 'west' });
+      expect((await update(id, {})).body.metadata).toEqual({});
+      expect((await platformRead(id)).body.metadata).toEqual({});
+    });
+
+    it('keeps every bound exactly and reads none sent as {}', async () => {
+      const full = await create(atBounds);
+      expect(full.status, full.text).toBe(201);
+      expect((await call('GET', `/v1/payees/${full.body.id}`)).body.metadata).toEqual(atBounds);
+      const none = await create();
+      expect(none.body.metadata).toEqual({});
+      expect((await listed(none.body.id)).metadata).toEqual({});
+    });
+
+    it.each(refusals)('refuses $name on create and update with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
+      const id = (await create({ kept: 'yes' })).body.id;
+      const before = await rowCounts(service.services.store);
+      expectRefused(await create(metadata), pointer);
+      expectRefused(await update(id, metadata), pointer);
+      expect(await rowCounts(service.services.store)).toEqual(before);
+      expect((await call('GET', `/v1/payees/${id}`)).body).toMatchObject({ name: individual.name, metadata: { kept: 'yes' } });
+    });
+
+    it('fingerprints an idempotent create with its metadata', async () => {
+      const headers = { 'Idempotency-Key': `payee-meta-${kind.name}-${Date.now()}` };
+      const first = await create({ crm_id: 'A' }, headers);
+      expect(first.status).toBe(201);
+      const again = await create({ crm_id: 'A' }, headers);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body.id).toBe(first.body.id);
+      const other = await create({ crm_id: 'B' }, headers);
+      expect(other.status, other.text).toBe(409);
+      expect(other.body.type).toBe(problemType('idempotency-conflict'));
     });
   });
 });
