@@ -2178,6 +2178,16 @@ export interface components {
              */
             receivedOn: string;
         };
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
         Payment: {
             paymentId: components["schemas"]["PaymentId"];
@@ -2244,6 +2254,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {

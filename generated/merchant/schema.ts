@@ -2214,6 +2214,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {

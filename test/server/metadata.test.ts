@@ -50,6 +50,12 @@ describe.each(stores)('metadata on $name', (kind) => {
     await drop();
   });
 
+  /** Rows of every table but the delivery log, which the dispatcher writes in the background for earlier events. */
+  const writtenRows = async () => {
+    const { webhook_deliveries: _, ...rest } = await rowCounts(service.services.store);
+    return rest;
+  };
+
   /** The events of one object, as listEvents shows them. */
   async function eventsOf(query: Record<string, string>): Promise<Record<string, any>[]> {
     const answer = await call('GET', '/v1/events', { query: { ...query, PageSize: '100' } });
@@ -103,9 +109,9 @@ describe.each(stores)('metadata on $name', (kind) => {
     });
 
     it.each(refusals)('refuses $name with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
-      const before = await rowCounts(service.services.store);
+      const before = await writtenRows();
       expectRefused(await create(metadata), pointer);
-      expect(await rowCounts(service.services.store)).toEqual(before);
+      expect(await writtenRows()).toEqual(before);
     });
 
     it('fingerprints an idempotent create with its metadata', async () => {
@@ -201,10 +207,10 @@ describe.each(stores)('metadata on $name', (kind) => {
 
     it.each(refusals)('refuses $name on create and update with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
       const id = (await create({ kept: 'yes' })).body.id;
-      const before = await rowCounts(service.services.store);
+      const before = await writtenRows();
       expectRefused(await create(metadata), pointer);
       expectRefused(await update(id, metadata), pointer);
-      expect(await rowCounts(service.services.store)).toEqual(before);
+      expect(await writtenRows()).toEqual(before);
       expect((await call('GET', `/v1/payees/${id}`)).body).toMatchObject({ name: individual.name, metadata: { kept: 'yes' } });
     });
 
@@ -218,6 +224,72 @@ describe.each(stores)('metadata on $name', (kind) => {
       const other = await create({ crm_id: 'B' }, headers);
       expect(other.status, other.text).toBe(409);
       expect(other.body.type).toBe(problemType('idempotency-conflict'));
+    });
+  });
+
+  describe('payment requests', () => {
+    const create = (metadata?: Metadata, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
+      send(service.baseUrl, 'POST', '/finance/v1/payment_request', {
+        token: tenant.partnerToken,
+        headers,
+        body: {
+          payeeId: tenant.ids.achRecipient,
+          amount: 3.25,
+          currency: 'USD',
+          paymentMethodType: 'STANDARD',
+          description: 'metadata',
+          merchantId: tenant.merchantId,
+          ...extra,
+          ...(metadata === undefined ? {} : { metadata }),
+        },
+      });
+    const read = (paymentId: number) =>
+      send(service.baseUrl, 'GET', `/finance/v1/payment_request/${paymentId}`, { token: tenant.partnerToken });
+    const eventsFor = async (paymentId: number) =>
+      (await eventsOf({ Type: 'payment.created' })).filter((e) => e.payment.paymentId === paymentId);
+
+    it('shows what the create sent on the answer, the read, the cancel and the event; none sent reads as {}', async () => {
+      const metadata = { invoice_id: `INV-${kind.name}`, batch: '7' };
+      const created = await create(metadata);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.metadata).toEqual(metadata);
+      const id = created.body.paymentId;
+      expect((await read(id)).body.metadata).toEqual(metadata);
+      expect((await eventsFor(id)).map((e) => e.payment.metadata)).toEqual([metadata]);
+      const search = await send(service.baseUrl, 'POST', '/finance/v1/partner/search_transactions', {
+        token: tenant.partnerToken,
+        body: { pageSize: 100 },
+      });
+      expect(search.status, search.text).toBe(200);
+      expect(search.body.data.find((t: { paymentId: number }) => t.paymentId === id).metadata).toEqual(metadata);
+      const cancelled = await send(service.baseUrl, 'POST', `/finance/v1/payment_request/${id}/cancel`, { token: tenant.partnerToken });
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect(cancelled.body.metadata).toEqual(metadata);
+      const none = await create();
+      expect(none.body.metadata).toEqual({});
+      expect((await read(none.body.paymentId)).body.metadata).toEqual({});
+      expect((await eventsFor(none.body.paymentId)).map((e) => e.payment.metadata)).toEqual([{}]);
+    });
+
+    it.each(refusals)('refuses $name with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
+      const before = await writtenRows();
+      expectRefused(await create(metadata), pointer);
+      expect(await writtenRows()).toEqual(before);
+    });
+
+    it('fingerprints an idempotent create (either key) with its metadata', async () => {
+      const unique = { partnerPaymentUniqueId: `meta-${kind.name}-${Date.now()}` };
+      const first = await create({ invoice_id: 'A' }, unique);
+      expect(first.status, first.text).toBe(201);
+      const again = await create({ invoice_id: 'A' }, unique);
+      expect(again.body.paymentId).toBe(first.body.paymentId);
+      const other = await create({ invoice_id: 'B' }, unique);
+      expect(other.status, other.text).toBe(409);
+      const headers = { 'Idempotency-Key': `pay-meta-${kind.name}-${Date.now()}` };
+      expect((await create({ invoice_id: 'A' }, {}, headers)).status).toBe(201);
+      const changed = await create({ invoice_id: 'B' }, {}, headers);
+      expect(changed.status, changed.text).toBe(409);
+      expect(changed.body.type).toBe(problemType('idempotency-conflict'));
     });
   });
 });
