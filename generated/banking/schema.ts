@@ -1804,6 +1804,16 @@ export interface components {
              */
             receivedOn: string;
         };
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A transfer and its entries on the double-entry ledger. `amount` and `currency` are as requested; for an international wire in another currency the USD debit is in `wire.fx` and in the entries. */
         Transfer: {
             id: components["schemas"]["TransferId"];
@@ -1851,6 +1861,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of transfers, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         TransferList: {
@@ -1934,6 +1945,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An ACH credit: pushes the amount from the business's account to the counterparty's bank account. The counterparty must have `ach` details and belong to the account's business. */
         AchPushRequest: {
@@ -1953,6 +1965,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An outbound Fedwire transfer in USD from the business's account to a counterparty whose `wire` details name an `ABA` bank. */
         DomesticWireRequest: {
@@ -1966,6 +1979,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An outbound SWIFT transfer from the business's account to a counterparty whose `wire` details name a `BIC` bank. `amount` and `currency` are what is sent to the beneficiary; a non-USD amount is converted and the account is debited in USD. */
         InternationalWireRequest: {
@@ -1982,6 +1996,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description A book transfer between two accounts of the calling merchant's businesses, posted at once on the ledger. */
         InternalTransferRequest: {
@@ -1994,6 +2009,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An inbound credit to simulate. */
         InboundTransferSimulationRequest: {
@@ -2177,16 +2193,6 @@ export interface components {
              * @example 2026-11-04T09:00:00.000Z
              */
             receivedOn: string;
-        };
-        /**
-         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
-         * @example {
-         *       "order_id": "ORD-2026-11-0042",
-         *       "cost_center": "marketing"
-         *     }
-         */
-        Metadata: {
-            [key: string]: string;
         };
         /** @description A payment request as recorded: the request's fields (the amount as an exact decimal string, the merchant account as its last 4 digits, optional fields that were not sent as null) plus its id, state and route. Follow its progress with the transaction search. */
         Payment: {

@@ -1946,6 +1946,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
         TransferEvent: {

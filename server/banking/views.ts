@@ -14,6 +14,7 @@ import type {
   BankingVerificationTable,
 } from '../store/banking-schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { metadataOf } from '../store/metadata.js';
 import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 
@@ -173,5 +174,6 @@ export function toTransfer(
     notificationOfChange: notificationOfChangeOf<Schemas['CorrectedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }

@@ -292,4 +292,69 @@ describe.each(stores)('metadata on $name', (kind) => {
       expect(changed.body.type).toBe(problemType('idempotency-conflict'));
     });
   });
+
+  describe('banking transfers', () => {
+    const push = (metadata?: Metadata, headers?: Record<string, string>) =>
+      call('POST', '/finance/api/v1/transaction/ach/push', {
+        headers,
+        body: {
+          accountId: tenant.ids.account,
+          counterpartyId: tenant.ids.achCounterparty,
+          amount: 1.5,
+          currency: 'USD',
+          ...(metadata === undefined ? {} : { metadata }),
+        },
+      });
+    const internal = (metadata?: Metadata) =>
+      call('POST', '/finance/api/v1/transaction/internal/transfer', {
+        body: {
+          accountId: tenant.ids.account,
+          toAccountId: tenant.ids.reserveAccount,
+          amount: 1.25,
+          currency: 'USD',
+          ...(metadata === undefined ? {} : { metadata }),
+        },
+      });
+    const eventsFor = async (id: number) => (await eventsOf({ Type: 'transfer.created' })).filter((e) => e.transfer.id === id);
+    const listed = async (id: number) => {
+      const answer = await call('GET', `/finance/api/v1/account/${tenant.ids.account}/transactions`, { query: { PageSize: '100' } });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data.find((t: { id: number }) => t.id === id);
+    };
+
+    it.each([
+      ['an ACH push', push],
+      ['an internal transfer', internal],
+    ] as const)('shows what %s sent on the answer, the read, the list and the event; none sent reads as {}', async (_, create) => {
+      const metadata = { invoice_id: `INV-${kind.name}`, batch: '9' };
+      const created = await create(metadata);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.metadata).toEqual(metadata);
+      const id = created.body.id;
+      expect((await call('GET', `/finance/api/v1/transaction/${id}`)).body.metadata).toEqual(metadata);
+      expect((await listed(id)).metadata).toEqual(metadata);
+      expect((await eventsFor(id)).map((e) => e.transfer.metadata)).toEqual([metadata]);
+      const none = await create();
+      expect(none.body.metadata).toEqual({});
+      expect((await call('GET', `/finance/api/v1/transaction/${none.body.id}`)).body.metadata).toEqual({});
+      expect((await eventsFor(none.body.id)).map((e) => e.transfer.metadata)).toEqual([{}]);
+    });
+
+    it.each(refusals)('refuses $name with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
+      const before = await writtenRows();
+      expectRefused(await push(metadata), pointer);
+      expectRefused(await internal(metadata), pointer);
+      expect(await writtenRows()).toEqual(before);
+    });
+
+    it('fingerprints an idempotent create with its metadata', async () => {
+      const headers = { 'Idempotency-Key': `transfer-meta-${kind.name}-${Date.now()}` };
+      const first = await push({ invoice_id: 'A' }, headers);
+      expect(first.status, first.text).toBe(201);
+      expect((await push({ invoice_id: 'A' }, headers)).body.id).toBe(first.body.id);
+      const other = await push({ invoice_id: 'B' }, headers);
+      expect(other.status, other.text).toBe(409);
+      expect(other.body.type).toBe(problemType('idempotency-conflict'));
+    });
+  });
 });
