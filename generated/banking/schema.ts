@@ -897,6 +897,16 @@ export interface components {
          * @enum {string}
          */
         BusinessVerificationStatus: "unverified" | "pending" | "needs_review" | "approved" | "rejected";
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A business of the calling merchant. */
         Business: {
             id: components["schemas"]["BusinessId"];
@@ -965,6 +975,7 @@ export interface components {
              * @example 2026-11-02T15:12:40.007Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of businesses, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         BusinessList: {
@@ -1062,6 +1073,7 @@ export interface components {
              * @example https://northwind.example
              */
             website?: string | null;
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -1803,16 +1815,6 @@ export interface components {
              * @example 2026-11-04T09:00:00.000Z
              */
             receivedOn: string;
-        };
-        /**
-         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
-         * @example {
-         *       "order_id": "ORD-2026-11-0042",
-         *       "cost_center": "marketing"
-         *     }
-         */
-        Metadata: {
-            [key: string]: string;
         };
         /** @description A transfer and its entries on the double-entry ledger. `amount` and `currency` are as requested; for an international wire in another currency the USD debit is in `wire.fx` and in the entries. */
         Transfer: {

@@ -52,6 +52,7 @@ export function toBusiness(row: Selectable<BankingBusinessTable>): Business {
     verificationStatus: row.verification_status,
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 

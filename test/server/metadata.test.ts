@@ -357,4 +357,60 @@ describe.each(stores)('metadata on $name', (kind) => {
       expect(other.body.type).toBe(problemType('idempotency-conflict'));
     });
   });
+
+  describe('businesses', () => {
+    let made = 0;
+    const create = (metadata?: Metadata, headers?: Record<string, string>, taxId?: string) => {
+      made += 1;
+      return call('POST', '/finance/api/v1/business', {
+        headers,
+        body: {
+          legalName: `Metadata ${taxId ?? made} LLC`,
+          entityType: 'LLC',
+          taxId: taxId ?? `47-${String(1_000_000 + made).slice(-7)}`,
+          formationDate: '2019-03-14',
+          incorporationCountry: 'US',
+          incorporationState: 'DE',
+          address: { line1: '1 Main Street', line2: null, city: 'Chicago', state: 'IL', postalCode: '60601', countryCode: 'US' },
+          phone: '+13125550198',
+          email: 'treasury@example.com',
+          ...(metadata === undefined ? {} : { metadata }),
+        },
+      });
+    };
+    const listed = async (id: number) => {
+      const answer = await call('GET', '/finance/api/v1/business', { query: { PageSize: '100' } });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data.find((b: { id: number }) => b.id === id);
+    };
+
+    it('shows what the create sent on the answer, the read and the list; none sent reads as {}', async () => {
+      const metadata = { crm_account: `ACC-${kind.name}` };
+      const created = await create(metadata);
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.metadata).toEqual(metadata);
+      expect((await call('GET', `/finance/api/v1/business/${created.body.id}`)).body.metadata).toEqual(metadata);
+      expect((await listed(created.body.id)).metadata).toEqual(metadata);
+      const none = await create();
+      expect(none.body.metadata).toEqual({});
+      expect((await listed(none.body.id)).metadata).toEqual({});
+    });
+
+    it.each(refusals)('refuses $name with a 400 naming it, writing nothing', async ({ metadata, pointer }) => {
+      const before = await writtenRows();
+      expectRefused(await create(metadata), pointer);
+      expect(await writtenRows()).toEqual(before);
+    });
+
+    it('fingerprints an idempotent create with its metadata', async () => {
+      const headers = { 'Idempotency-Key': `business-meta-${kind.name}-${Date.now()}` };
+      const taxId = '48-7654321';
+      const first = await create({ crm_account: 'A' }, headers, taxId);
+      expect(first.status, first.text).toBe(201);
+      expect((await create({ crm_account: 'A' }, headers, taxId)).body.id).toBe(first.body.id);
+      const other = await create({ crm_account: 'B' }, headers, taxId);
+      expect(other.status, other.text).toBe(409);
+      expect(other.body.type).toBe(problemType('idempotency-conflict'));
+    });
+  });
 });
