@@ -1,5 +1,5 @@
 // The caller's metadata (string keys to string values, openapi/shared/schemas/Metadata.yaml) as the store keeps
-// it: one JSON text column per table (migration 0011), null when none was ever sent. The request validator has
+// it: one JSON text column per table (migration 0012), null when none was ever sent. The request validator has
 // checked the bounds before anything here runs; this is the one way it is written, read and matched.
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from './database.js';

@@ -10,7 +10,7 @@ import * as events from './migrations/0007_events.js';
 import * as moneyFollowed from './migrations/0008_money_followed.js';
 import * as accountTransfersIndex from './migrations/0009_account_transfers_index.js';
 import * as caseFolding from './migrations/0010_case_folding.js';
-import * as metadata from './migrations/0011_metadata.js';
+import * as metadata from './migrations/0012_metadata.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -24,7 +24,7 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0008_money_followed': moneyFollowed.migration,
   '0009_account_transfers_index': accountTransfersIndex.migration,
   '0010_case_folding': caseFolding.migration,
-  '0011_metadata': metadata.migration,
+  '0012_metadata': metadata.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */
