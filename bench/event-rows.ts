@@ -48,6 +48,7 @@ export async function insertEvents(
             amount_minor: 100 + (p % 100_000),
             currency: 'USD',
             return_code: null,
+            metadata: null,
           };
           const failed = p % 25 === 24;
           const states: PayoutState[] = [...lifecycle, failed ? 'failed' : 'completed'];

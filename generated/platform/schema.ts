@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`) or in one state (`Status`). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`), in one state (`Status`), carrying one metadata pair (`metadata[order_id]=ORD-2026-11-0042`) or accepted in a time range (`CreatedFrom` inclusive, `CreatedTo` exclusive; a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` (with the same filters) until it is null.
          */
         get: operations["listPayouts"];
         put?: never;
@@ -592,6 +592,16 @@ export interface components {
          * @example 1988-04-17
          */
         DateOfBirth: string | null;
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A new payee. A `business` payee must carry a non-null `taxId` and `phoneNumber`; an `individual` may omit them. */
         PayeeCreateRequest: {
             payeeType: components["schemas"]["PayeeType"];
@@ -602,6 +612,7 @@ export interface components {
             idType?: components["schemas"]["IdType"];
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
@@ -665,6 +676,7 @@ export interface components {
              * @example 2026-11-02T14:03:11.482Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -884,6 +896,7 @@ export interface components {
              * @example 2026-11-02T14:05:02.871Z
              */
             UpdatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of payouts, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         PayoutList: {
@@ -921,6 +934,7 @@ export interface components {
              */
             Description?: string;
             Sandbox?: components["schemas"]["PayoutSandboxOptions"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description The return to simulate. */
         PayoutReturnSimulationRequest: {
@@ -965,6 +979,8 @@ export interface components {
             payout_request_id: components["schemas"]["PayoutReference"];
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
+            /** @description The payout's metadata, as on the payout. */
+            metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
              * @description When the payout entered the state (ISO 8601, UTC).
@@ -1282,6 +1298,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
         TransferEvent: {
@@ -1550,6 +1567,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {
@@ -2156,6 +2174,25 @@ export interface operations {
                 PayeeId?: components["schemas"]["PayeeId"];
                 /** @description Only payouts in this state. */
                 Status?: components["schemas"]["PayoutState"];
+                /**
+                 * @description Only payouts whose metadata holds this key with exactly this value, sent as `metadata[KEY]=VALUE` (one pair).
+                 * @example {
+                 *       "order_id": "ORD-2026-11-0042"
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Only payouts accepted at or after this time (ISO 8601).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only payouts accepted before this time (ISO 8601).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                CreatedTo?: string;
                 /** @description Payouts per page, 1 to 100. */
                 PageSize?: number;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
@@ -2185,6 +2222,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -7,6 +7,7 @@ import { toDecimalString } from '../money/currencies.js';
 import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
 import { eventRow, type EventEnvelope } from '../events/event-rows.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
+import { metadataOf } from '../store/metadata.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
@@ -40,12 +41,13 @@ export function toPayout(row: Selectable<PayoutTable>): Payout {
     ReturnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
     CreatedOn: isoTimestamp(row.created_at),
     UpdatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 
 export function eventPayload(
   envelope: EventEnvelope<`payout.${PayoutState}`>,
-  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency' | 'return_code'>,
+  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency' | 'return_code' | 'metadata'>,
   state: PayoutState,
   at: number,
   reasons: PayoutReason[],
@@ -55,6 +57,7 @@ export function eventPayload(
     payout_request_id: row.reference,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
+    metadata: metadataOf(row.metadata),
     timestamp: isoTimestamp(at),
     state,
     ...(reasons.length > 0 ? { reasons } : {}),
@@ -62,7 +65,10 @@ export function eventPayload(
   };
 }
 
-type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency' | 'return_code'>;
+type EventSource = Pick<
+  PayoutTable,
+  'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency' | 'return_code' | 'metadata'
+>;
 
 const payoutEventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) =>
   eventRow({

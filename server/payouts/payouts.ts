@@ -14,6 +14,8 @@ import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
+import { metadataMatches, storedMetadata } from '../store/metadata.js';
+import { optionalTimestamp } from '../store/timestamps.js';
 import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
 import type { Kysely, Selectable } from 'kysely';
 
@@ -119,6 +121,7 @@ export class Payouts {
             next_step_at: hold ? null : now + this.settings.stepMs,
             return_code: null,
             returned_at: null,
+            metadata: storedMetadata(body.metadata),
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -144,9 +147,21 @@ export class Payouts {
   /** Newest first, by reference (references sort by creation time); the cursor is the last reference seen. */
   async list(merchantId: number, query: ListQuery): Promise<Schemas['PayoutList']> {
     const pageSize = query.PageSize ?? 25;
+    const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
+    const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
+    // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
+    if (from !== undefined && to !== undefined && to < from)
+      throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
+        errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
+      });
     let q = this.store.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId);
     if (query.PayeeId !== undefined) q = q.where('payee_id', '=', query.PayeeId);
     if (query.Status !== undefined) q = q.where('status', '=', query.Status);
+    if (from !== undefined) q = q.where('created_at', '>=', from);
+    if (to !== undefined) q = q.where('created_at', '<', to);
+    // The contract allows one pair (maxProperties 1).
+    for (const [key, value] of Object.entries(query.metadata ?? {}))
+      q = q.where(metadataMatches(this.store.dialect, 'payouts', key, value));
     if (query.Cursor !== undefined) q = q.where('reference', '<', decodeCursor(query.Cursor));
     const rows = await q
       .orderBy('reference', 'desc')

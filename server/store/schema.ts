@@ -68,6 +68,8 @@ export interface PayeeTable {
   route: 'ACH' | 'WIRE' | null;
   /** JSON: the recipient's or counterparty's request, whole (account numbers are masked on the way out). */
   details: string | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PayeeAccountTable {
@@ -113,6 +115,8 @@ export interface PayoutTable {
   /** The ACH return reason code (R01...), once returned. */
   return_code: string | null;
   returned_at: number | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 /**
@@ -212,6 +216,8 @@ export interface PaymentTable {
   noc_received_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PaymentStatusChangeTable {

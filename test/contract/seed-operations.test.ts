@@ -206,8 +206,18 @@ describe('payout webhooks', () => {
       const op = resolve(doc, doc.webhooks[`payout.${state}`]).post;
       const schema = resolve(doc, op.requestBody.content['application/json'].schema);
       const base = resolve(doc, schema.allOf[0]);
-      // The seed's fields, beside the event's envelope (issue 12).
-      expect(base.required).toEqual(['id', 'type', 'environment', 'payout_request_id', 'amount', 'currency', 'timestamp', 'state']);
+      // The seed's fields, beside the event's envelope (issue 12) and the payout's metadata.
+      expect(base.required).toEqual([
+        'id',
+        'type',
+        'environment',
+        'payout_request_id',
+        'amount',
+        'currency',
+        'metadata',
+        'timestamp',
+        'state',
+      ]);
       expect(Object.keys(base.properties)).toContain('reasons');
       expect(resolve(doc, base.properties.amount).type).toBe('string');
       expect(schema.allOf[1].properties.state.const).toBe(state);
