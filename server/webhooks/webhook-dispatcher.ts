@@ -72,6 +72,21 @@ export const retryable = (o: Outcome): boolean =>
 
 type OutboxEvent = PendingEvent & Pick<Selectable<EventTable>, 'payload'>;
 
+/** The delivery log's row for an attempt being sent: the one claimed first and every retry's. */
+const sendingRow = (event: Pick<OutboxEvent, 'id' | 'event_id'>, registration: Pick<Registration, 'id' | 'url'>, attempt: number) => ({
+  event_id: event.id,
+  webhook_id: registration.id,
+  attempt,
+  message_id: event.event_id,
+  url: registration.url,
+  outcome: 'sending' as const,
+  status_code: null,
+  error: null,
+  duration_ms: null,
+  attempted_at: Date.now(),
+  retry_at: null,
+});
+
 /** Past the timeout by this much, a claim another sender holds is taken as abandoned for ordering purposes. */
 const liveClaimGraceMs = 5_000;
 
@@ -311,19 +326,7 @@ export class WebhookDispatcher {
         const attempt = Math.max(...attempts.map((a) => Number(a.attempt))) + 1;
         await trx
           .insertInto('webhook_deliveries')
-          .values({
-            event_id: d.event_id,
-            webhook_id: d.webhook_id,
-            attempt,
-            message_id: event.event_id,
-            url: registration.url,
-            outcome: 'sending',
-            status_code: null,
-            error: null,
-            duration_ms: null,
-            attempted_at: Date.now(),
-            retry_at: null,
-          })
+          .values(sendingRow(event, registration, attempt))
           .execute();
         return { event, attempt };
       });
@@ -347,19 +350,7 @@ export class WebhookDispatcher {
 
   /** True when this claim won; false when another round or instance claimed the delivery first. */
   private claim(event: OutboxEvent, registration: Registration, attempt = 1): Promise<boolean> {
-    return this.claims.claim({
-      event_id: event.id,
-      webhook_id: registration.id,
-      attempt,
-      message_id: event.event_id,
-      url: registration.url,
-      outcome: 'sending',
-      status_code: null,
-      error: null,
-      duration_ms: null,
-      attempted_at: Date.now(),
-      retry_at: null,
-    });
+    return this.claims.claim(sendingRow(event, registration, attempt));
   }
 
   /**
