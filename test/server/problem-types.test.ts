@@ -437,6 +437,10 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
     'business-rule': (w, o) =>
       merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
   },
+  listPayouts: {
+    'business-rule': (w, o) =>
+      merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
+  },
   calculateFees: {
     'unsupported-route': (w) =>
       merchant(w, '/payouts/api/v1/fees/calculate', { body: { amount: 100, currency: 'CHF', destinationCountry: 'CH', rail: 'SWIFT' } }),
