@@ -61,7 +61,6 @@ export {
   type PayoutEventState,
   type PayoutFailedEvent,
   type PayoutProcessingEvent,
-  type PayoutReturnedEvent,
   type PayoutSentEvent,
 } from './webhooks.js';
 export { signWebhook, verifyWebhook, WebhookVerificationError } from './webhook-signature.js';

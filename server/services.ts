@@ -81,7 +81,6 @@ export async function createServices(
       // overall bound is far above what busy receivers use and only stops a crowd of hanging ones.
       limits: deliveryLimits,
       resolve: options.resolve,
-      now: options.now,
     },
     log,
   );
@@ -128,7 +127,7 @@ export async function createServices(
     payouts: new Payouts(store, {
       stepMs: config.sandboxStepMs,
       environment,
-      onChange: () => {
+      onCreated: () => {
         engine.wake();
         dispatcher.wake();
       },

@@ -13,7 +13,6 @@ import type { BankingAccountTable, BankingCounterpartyTable, TransferType, Outbo
 import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
-import { storedMetadata, type Metadata } from '../store/metadata.js';
 import type { Database } from '../store/schema.js';
 import { convertToUsd } from './fx-rates.js';
 import { accountSide, insufficientFunds, lockAccounts, settlementSide, writeEntries, type LedgerSide } from './ledger.js';
@@ -59,7 +58,6 @@ interface Plan {
   wire: Schemas['WireTransferDetails'] | null;
   description: string | null;
   externalId: string | null;
-  metadata: Metadata | undefined;
 }
 
 const accountParty = (a: AccountRow): Party => ({
@@ -175,7 +173,6 @@ export class Transfers {
         wire: null,
         description: body.description ?? null,
         externalId: body.externalId ?? null,
-        metadata: body.metadata,
       };
     });
   }
@@ -209,7 +206,6 @@ export class Transfers {
         },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
-        metadata: body.metadata,
       };
     });
   }
@@ -255,7 +251,6 @@ export class Transfers {
         },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
-        metadata: body.metadata,
       };
     });
   }
@@ -287,7 +282,6 @@ export class Transfers {
         wire: null,
         description: body.description ?? null,
         externalId: body.externalId ?? null,
-        metadata: body.metadata,
       };
     });
   }
@@ -347,7 +341,6 @@ export class Transfers {
             to_number_last4: p.to.last4,
             description: p.description,
             external_id: p.externalId,
-            metadata: storedMetadata(p.metadata),
             ach: p.ach ? JSON.stringify(p.ach) : null,
             wire: p.wire ? JSON.stringify(p.wire) : null,
             funding_transfer_id: fundingTransferId,

@@ -14,7 +14,6 @@ import type {
   BankingVerificationTable,
 } from '../store/banking-schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { metadataOf } from '../store/metadata.js';
 import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 
@@ -52,7 +51,6 @@ export function toBusiness(row: Selectable<BankingBusinessTable>): Business {
     verificationStatus: row.verification_status,
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
-    metadata: metadataOf(row.metadata),
   };
 }
 
@@ -175,6 +173,5 @@ export function toTransfer(
     notificationOfChange: notificationOfChangeOf<Schemas['CorrectedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
-    metadata: metadataOf(row.metadata),
   };
 }

@@ -14,7 +14,7 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-const keyOf = (eventId: number, webhookId: string, attempt = 1) => `${eventId}:${webhookId}:${attempt}`;
+const keyOf = (eventId: number, webhookId: string) => `${eventId}:${webhookId}`;
 
 export class DeliveryClaims {
   private waiting: Waiting[] = [];
@@ -44,25 +44,19 @@ export class DeliveryClaims {
       const rowsInOrder = batch
         .map((w) => w.claim)
         .sort(
-          (a, b) =>
-            Number(a.event_id) - Number(b.event_id) ||
-            (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0) ||
-            Number(a.attempt ?? 1) - Number(b.attempt ?? 1),
+          (a, b) => Number(a.event_id) - Number(b.event_id) || (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0),
         );
-      // Every row names its attempt, so a batch's rows have one shape.
-      const rows = rowsInOrder.map((r) => ({ ...r, attempt: r.attempt ?? 1 }));
-      // 500 rows of 10 values stay well under either store's limit of parameters per statement.
-      for (let i = 0; i < rows.length; i += 500) {
-        const inserted = await this.store.db
+      // 500 rows of 9 values stay well under either store's limit of parameters per statement.
+      for (let i = 0; i < rowsInOrder.length; i += 500) {
+        const rows = await this.store.db
           .insertInto('webhook_deliveries')
-          .values(rows.slice(i, i + 500))
-          .onConflict((oc) => oc.columns(['event_id', 'webhook_id', 'attempt']).doNothing())
-          .returning(['event_id', 'webhook_id', 'attempt'])
+          .values(rowsInOrder.slice(i, i + 500))
+          .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
+          .returning(['event_id', 'webhook_id'])
           .execute();
-        for (const row of inserted) won.add(keyOf(Number(row.event_id), row.webhook_id, Number(row.attempt)));
+        for (const row of rows) won.add(keyOf(Number(row.event_id), row.webhook_id));
       }
-      // Two claims of one key in a batch (two redeliveries numbering the same attempt): only the first wins.
-      for (const w of batch) w.resolve(won.delete(keyOf(Number(w.claim.event_id), w.claim.webhook_id, Number(w.claim.attempt ?? 1))));
+      for (const w of batch) w.resolve(won.has(keyOf(Number(w.claim.event_id), w.claim.webhook_id)));
     } catch (err) {
       for (const w of batch) w.reject(err);
     }
