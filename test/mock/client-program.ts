@@ -130,7 +130,8 @@ export async function runClientProgram(origin: string, credentials: Credentials)
   record('signed webhook', 'post', '/v1/webhooks', webhook.response, webhook.data ?? webhook.error);
   // The secret shown once verifies a delivery signed with it (as the service signs them).
   const secret = webhook.data?.secret;
-  if (typeof secret !== 'string') invalid.push(`signed webhook: no secret (${JSON.stringify(webhook.data ?? webhook.error).slice(0, 300)})`);
+  if (typeof secret !== 'string')
+    invalid.push(`signed webhook: no secret (${JSON.stringify(webhook.data ?? webhook.error).slice(0, 300)})`);
   else {
     const body = JSON.stringify({
       id: 'evt_01jd8x3m0a2b4c6d8e0f2g4h6j',
