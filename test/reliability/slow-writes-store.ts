@@ -20,6 +20,7 @@ export function storeWithLateInserts(url: string, table: string): LateInserts {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {}); // as the store's own pool: a connection the server ends is dropped, not thrown
   const late: PostgresPool = {
     async connect() {
       const client = await pool.connect();

@@ -40,6 +40,7 @@ async function outsideOf(kind: 'sqlite' | 'postgres', url: string): Promise<Outs
   }
   // Connections of its own (works of PostgreSQL run in parallel, and may each look at once).
   const pool = new pg.Pool({ connectionString: url, max: 3 });
+  pool.on('error', () => {}); // as the store's own pool: a connection the server ends is dropped, not thrown
   return {
     async count(prefix) {
       const { rows } = await pool.query<{ n: string }>('select count(*) as n from merchants where name like $1', [`${prefix}%`]);

@@ -53,6 +53,14 @@ const postgres: StoreKind = {
       async drop() {
         const c = new pg.Client({ connectionString: adminUrl });
         await c.connect();
+        // A pool's end() resolves before its connections have closed: forcing the drop at once would end them
+        // mid-close, and a pool without an error listener throws that in the suite. Wait (bounded) for the
+        // suite's own sessions to go; force only what a failed suite left open.
+        for (let tries = 0; tries < 50; tries++) {
+          const { rows } = await c.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
+          if (Number(rows[0]!.n) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await c.query(`drop database if exists ${name} with (force)`);
         await c.end();
       },
