@@ -43,7 +43,13 @@ export async function insertEvents(
         for (let j = 0; j < n; j++) {
           const p = firstPayout + done + k + j;
           const createdAt = endsAt - 4 * (payouts + firstPayout - p); // older payouts first, 4 ms apart
-          const payout = { reference: reference(createdAt, random, 16 * j), amount_minor: 100 + (p % 100_000), currency: 'USD' };
+          const payout = {
+            reference: reference(createdAt, random, 16 * j),
+            amount_minor: 100 + (p % 100_000),
+            currency: 'USD',
+            return_code: null,
+            metadata: null,
+          };
           const failed = p % 25 === 24;
           const states: PayoutState[] = [...lifecycle, failed ? 'failed' : 'completed'];
           states.forEach((state, step) => {

@@ -61,6 +61,7 @@ export {
   type PayoutEventState,
   type PayoutFailedEvent,
   type PayoutProcessingEvent,
+  type PayoutReturnedEvent,
   type PayoutSentEvent,
 } from './webhooks.js';
 export { signWebhook, verifyWebhook, WebhookVerificationError } from './webhook-signature.js';

@@ -11,13 +11,16 @@ export type PayoutSentEvent = Schemas['PayoutEventSent'];
 export type PayoutCompletedEvent = Schemas['PayoutEventCompleted'];
 export type PayoutFailedEvent = Schemas['PayoutEventFailed'];
 export type PayoutCancelledEvent = Schemas['PayoutEventCancelled'];
+/** `payout.returned`: the receiving bank returned a completed payout; `return_code` says why. */
+export type PayoutReturnedEvent = Schemas['PayoutEventReturned'];
 export type PayoutEvent =
   | PayoutCreatedEvent
   | PayoutProcessingEvent
   | PayoutSentEvent
   | PayoutCompletedEvent
   | PayoutFailedEvent
-  | PayoutCancelledEvent;
+  | PayoutCancelledEvent
+  | PayoutReturnedEvent;
 export type PayoutEventState = PayoutEvent['state'];
 /** A `webhook.test` delivery (`testWebhook`). */
 export type WebhookTestEvent = Schemas['WebhookTestEvent'];
@@ -32,7 +35,7 @@ export type NocEvent = Schemas['NocEvent'];
 /** Any event a registration receives, as `listEvents` and `getEvent` return it too. Branch on `type`. */
 export type WebhookEvent = PayoutEvent | TransferEvent | VerificationEvent | PaymentEvent | NocEvent | WebhookTestEvent;
 
-const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled'];
+const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled', 'returned'];
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 const header = (headers: HeaderBag, name: string): string | null => {

@@ -81,6 +81,7 @@ export async function createServices(
       // overall bound is far above what busy receivers use and only stops a crowd of hanging ones.
       limits: deliveryLimits,
       resolve: options.resolve,
+      now: options.now,
     },
     log,
   );
@@ -127,7 +128,7 @@ export async function createServices(
     payouts: new Payouts(store, {
       stepMs: config.sandboxStepMs,
       environment,
-      onCreated: () => {
+      onChange: () => {
         engine.wake();
         dispatcher.wake();
       },

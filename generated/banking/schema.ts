@@ -897,6 +897,16 @@ export interface components {
          * @enum {string}
          */
         BusinessVerificationStatus: "unverified" | "pending" | "needs_review" | "approved" | "rejected";
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A business of the calling merchant. */
         Business: {
             id: components["schemas"]["BusinessId"];
@@ -965,6 +975,7 @@ export interface components {
              * @example 2026-11-02T15:12:40.007Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of businesses, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         BusinessList: {
@@ -1062,6 +1073,7 @@ export interface components {
              * @example https://northwind.example
              */
             website?: string | null;
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -1851,6 +1863,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of transfers, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         TransferList: {
@@ -1934,6 +1947,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An ACH credit: pushes the amount from the business's account to the counterparty's bank account. The counterparty must have `ach` details and belong to the account's business. */
         AchPushRequest: {
@@ -1953,6 +1967,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An outbound Fedwire transfer in USD from the business's account to a counterparty whose `wire` details name an `ABA` bank. */
         DomesticWireRequest: {
@@ -1966,6 +1981,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An outbound SWIFT transfer from the business's account to a counterparty whose `wire` details name a `BIC` bank. `amount` and `currency` are what is sent to the beneficiary; a non-USD amount is converted and the account is debited in USD. */
         InternationalWireRequest: {
@@ -1982,6 +1998,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description A book transfer between two accounts of the calling merchant's businesses, posted at once on the ledger. */
         InternalTransferRequest: {
@@ -1994,6 +2011,7 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             description?: components["schemas"]["TransferDescription"];
             externalId?: components["schemas"]["ExternalId"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description An inbound credit to simulate. */
         InboundTransferSimulationRequest: {
@@ -2244,6 +2262,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {

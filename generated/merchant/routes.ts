@@ -109,6 +109,27 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "simulatePayoutReturn",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/return",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/return",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePayoutFailure",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/failure",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/failure",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePayoutRelease",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/release",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/release",
+    "atOrigin": false
+  },
+  {
     "operationId": "listWebhooks",
     "method": "get",
     "path": "/v1/webhooks",
@@ -162,6 +183,13 @@ export const routes = [
     "method": "get",
     "path": "/v1/webhooks/{id}/deliveries",
     "expressPath": "/v1/webhooks/:id/deliveries",
+    "atOrigin": false
+  },
+  {
+    "operationId": "redeliverWebhookDelivery",
+    "method": "post",
+    "path": "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    "expressPath": "/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
     "atOrigin": false
   },
   {

@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`) or in one state (`Status`). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`), in one state (`Status`), carrying one metadata pair (`metadata[order_id]=ORD-2026-11-0042`) or accepted in a time range (`CreatedFrom` inclusive, `CreatedTo` exclusive; a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` (with the same filters) until it is null.
          */
         get: operations["listPayouts"];
         put?: never;
@@ -209,9 +209,78 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payout
-         * @description Cancels a payout that has not started processing (state `created`); it becomes `cancelled` and a `payout.cancelled` event is sent. A payout that is processing, sent, completed or failed is refused with 409 and left unchanged. Cancelling a cancelled payout answers it again unchanged.
+         * @description Cancels a payout that has not started processing (state `created`); it becomes `cancelled` and a `payout.cancelled` event is sent. A payout that is processing, sent, completed or failed is refused with 409 and left unchanged. Cancelling a cancelled payout answers it again unchanged. In the sandbox, a payout created with `Sandbox.Hold` stays `created` until `simulatePayoutRelease`, so a test can cancel it whenever it chooses.
          */
         post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payout's return
+         * @description Returns a `completed` payout as the receiving bank would, days later: it becomes `returned` with the `ReturnCode`, a `returned_by_bank` reason and `ReturnedOn`, and `payout.returned` is sent. A payout is returned once: any other state, a returned payout included, is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/failure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payout's failure
+         * @description Fails a `processing` or `sent` payout now, as the rail would: it becomes `failed` with the `Reason` given (and the message the sandbox's test accounts give that reason), and `payout.failed` is sent. Any other state is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held payout
+         * @description Releases a payout created with `Sandbox.Hold`: it is still `created` and now moves on as any other payout does (to `processing` at the sandbox's next step, then on to its outcome). A payout that is not held (never held, already released, or no longer `created`: cancelled, for one) is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutRelease"];
         delete?: never;
         options?: never;
         head?: never;
@@ -331,11 +400,39 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Lists the deliveries made to one registration in the last 30 days, newest first: which event, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again; read the event with `getEvent`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again by itself; read the event with `getEvent`, or send it again with `redeliverWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description Sends the delivery's event again, now, to the registration's current URL: the same body and the same `webhook-id` header (the event's id), so a receiver that already has the event recognises it and skips it; a signed registration's redelivery carries fresh signatures by its current secrets. The answer is the new attempt's outcome once the receiver has answered (or after the 5-second timeout), 200 even when the receiver failed; the attempt is added to `listWebhookDeliveries` under the same event, with the next `attempt` number. Any delivery can be sent again, whatever its outcome, as long as its event is kept (30 days). Sending again changes nothing but the receiver's copy, so a repeated request is safe without an `Idempotency-Key`: it sends the event once more, with the same `webhook-id`. A disabled registration is refused with 409 (`https://payouts.example/problems/conflict`): enable it first. A redelivery counts against the same delivery bounds as every delivery (64 in flight to one receiver, its scheme, host and port; 128 for one merchant): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
+         */
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,6 +601,26 @@ export interface webhooks {
          * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.returned
+         * @description The receiving bank returned the completed payout, days after it completed: `return_code` is the ACH return reason code and `reasons` says what it means. This state is final. Sent once to every webhook registration of the merchant that selected `payout.returned` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         */
+        post: operations["payoutReturnedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -994,6 +1111,16 @@ export interface components {
          * @example 1988-04-17
          */
         DateOfBirth: string | null;
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A new payee. A `business` payee must carry a non-null `taxId` and `phoneNumber`; an `individual` may omit them. */
         PayeeCreateRequest: {
             payeeType: components["schemas"]["PayeeType"];
@@ -1004,6 +1131,7 @@ export interface components {
             idType?: components["schemas"]["IdType"];
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
@@ -1067,6 +1195,7 @@ export interface components {
              * @example 2026-11-02T14:03:11.482Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description Address fields to match exactly (ignoring case); omitted fields match anything. */
         AddressFilter: {
@@ -1154,6 +1283,8 @@ export interface components {
             idType?: components["schemas"]["IdType"];
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
+            /** @description Replaces the payee's metadata whole when sent (`{}` clears it); left unchanged when omitted. */
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description A payee account's identifier, `pa_` and 26 lower-case letters and digits.
@@ -1298,11 +1429,11 @@ export interface components {
             message: string;
         };
         /**
-         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts. `completed`, `failed` and `cancelled` are final.
+         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts; `completed` → `returned` when the receiving bank returns the credit (an ACH return code, days later). `failed`, `cancelled` and `returned` are final.
          * @example processing
          * @enum {string}
          */
-        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled";
+        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
         /**
          * @description The payout's unique reference (`PayoutUniqueReference`), `po_` and 26 lower-case letters and digits.
          * @example po_01jd8x3k7m2n4p6q8r0s2t4v6w
@@ -1319,11 +1450,11 @@ export interface components {
          */
         CurrencyCode: string;
         /**
-         * @description Why a payout failed or was cancelled. `account_closed`, `invalid_account`, `account_frozen`, `bank_rejected` and `compliance_rejected` are failures reported by the rail; `cancelled_by_request` is a cancellation.
+         * @description Why a payout failed, was cancelled or was returned. `account_closed`, `invalid_account`, `account_frozen`, `bank_rejected` and `compliance_rejected` are failures reported by the rail; `cancelled_by_request` is a cancellation; `returned_by_bank` is a return of a completed payout (its `ReturnCode` says why).
          * @example account_closed
          * @enum {string}
          */
-        PayoutReasonCode: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected" | "cancelled_by_request";
+        PayoutReasonCode: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected" | "cancelled_by_request" | "returned_by_bank";
         /** @description One reason for a payout's failure or cancellation. */
         PayoutReason: {
             code: components["schemas"]["PayoutReasonCode"] | components["schemas"]["OpenEnumValue"];
@@ -1333,6 +1464,11 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description An ACH return reason code, as the receiving bank reports it: `R01` insufficient funds, `R02` account closed, `R03` no account, `R04` invalid account number, ... up to `R85`.
+         * @example R03
+         */
+        AchReturnCode: string;
         /** @description A payout and its current state. */
         Payout: {
             PayoutUniqueReference: components["schemas"]["PayoutReference"];
@@ -1352,8 +1488,16 @@ export interface components {
              */
             Description: string | null;
             Status: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
-            /** @description Why the payout failed or was cancelled; empty otherwise. */
+            /** @description Why the payout failed, was cancelled or was returned; empty otherwise. */
             Reasons: components["schemas"]["PayoutReason"][];
+            /** @description The ACH return reason code the receiving bank gave once the payout is `returned`; null otherwise. */
+            ReturnCode: components["schemas"]["AchReturnCode"] | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            ReturnedOn: string | null;
             /**
              * Format: date-time
              * @description When the payout was accepted (UTC).
@@ -1366,6 +1510,7 @@ export interface components {
              * @example 2026-11-02T14:05:02.871Z
              */
             UpdatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of payouts, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         PayoutList: {
@@ -1376,6 +1521,14 @@ export interface components {
              * @example cG9fMDFqZDh4M2s3bTJuNHA2cThyMHMydDR2Nnc
              */
             nextCursor: string | null;
+        };
+        /** @description Sandbox only: how the sandbox treats this payout. In production a payout with options is refused with 422 naming `Sandbox`. */
+        PayoutSandboxOptions: {
+            /**
+             * @description `true` keeps the payout in `created` until `simulatePayoutRelease` releases it, so a test can cancel it (or release it) at a moment of its choosing; `false` (the default) lets the sandbox move it at once.
+             * @example true
+             */
+            Hold?: boolean;
         };
         /** @description A payout to a payee. The merchant is the caller and is never sent. The amount is exact: it may carry at most as many decimals as the currency has (two for USD, none for JPY), or the request is refused with 422. */
         PayoutCreateRequest: {
@@ -1394,13 +1547,28 @@ export interface components {
              * @example November commission
              */
             Description?: string;
+            Sandbox?: components["schemas"]["PayoutSandboxOptions"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /** @description The return to simulate. */
+        PayoutReturnSimulationRequest: {
+            ReturnCode: components["schemas"]["AchReturnCode"];
+        };
+        /** @description The failure to simulate. */
+        PayoutFailureSimulationRequest: {
+            /**
+             * @description Why the rail fails the payout: one of the failures the sandbox's test accounts produce, with the same message.
+             * @example account_frozen
+             * @enum {string}
+             */
+            Reason: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected";
         };
         /**
          * @description An event a registration can select: a payout's (`payout.<state>`), a partner payment request's (`payment.<status>`), a banking transfer's (`transfer.<status>`), an identity verification's (`verification.updated`) or a notification of change (`noc.received`). A registration made without `events` receives every one of them. `webhook.test` is sent by `testWebhook` whatever is selected.
          * @example payout.completed
          * @enum {string}
          */
-        WebhookEventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned";
+        WebhookEventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned";
         /**
          * @description Which payouts the registration hears about: `sandbox` (payouts on the sandbox rail, for testing first) or `production`.
          * @example sandbox
@@ -1435,6 +1603,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1458,6 +1631,12 @@ export interface components {
              * @example false
              */
             signed?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Default false.
+             * @default false
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A new webhook registration, with its signing secret when one was asked for. The secret is shown this once. */
         WebhookCreated: {
@@ -1487,6 +1666,11 @@ export interface components {
              */
             enabled: boolean;
             /**
+             * @description Whether a failed delivery is tried again by itself (see `createWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
              * Format: date-time
              * @description When the registration was made (UTC).
              * @example 2026-11-02T13:58:20.004Z
@@ -1513,6 +1697,11 @@ export interface components {
              * @example false
              */
             enabled?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Applies to deliveries made from then on.
+             * @example true
+             */
+            retries?: boolean;
         };
         /** @description A webhook registration with its new signing secret, shown this once, and when the previous secret stops signing. */
         WebhookSecretRotated: components["schemas"]["Webhook"] & {
@@ -1538,8 +1727,8 @@ export interface components {
          * @example payout.completed
          * @enum {string}
          */
-        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
-        /** @description One delivery of one event to one registration. Each event is delivered once; its outcome is final, except that a delivery `sending` for more than a minute (its sender stopped) becomes `unknown`. */
+        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
+        /** @description One attempt to deliver one event to one registration. Each event is delivered once (attempt 1); later attempts are the caller's redeliveries (`redeliverWebhookDelivery`). An attempt's outcome is final, except that an attempt `sending` for more than a minute (its sender stopped) becomes `unknown`. */
         WebhookDelivery: {
             eventId: components["schemas"]["EventId"];
             eventType: components["schemas"]["EventType"] | components["schemas"]["OpenEnumValue"];
@@ -1555,6 +1744,12 @@ export interface components {
              * @example https://hooks.acme.example/payouts
              */
             url: string;
+            /**
+             * Format: int32
+             * @description Which attempt at this event's delivery to this registration: 1 for the delivery made when the event happened, 2 and up for each redelivery, in the order they were made.
+             * @example 1
+             */
+            attempt: number;
             /**
              * @description `delivered`: the receiver answered 2xx. `failed`: another status, no answer within 5 seconds, or a connection error. `refused`: not sent, because the URL now resolves to an address deliveries may not go to. `sending`: in flight. `unknown`: the sending process stopped before it recorded the answer; the receiver may or may not have the event.
              * @example delivered
@@ -1607,12 +1802,14 @@ export interface components {
              * @description The event's type, `payout.` and the state the payout entered.
              * @example payout.completed
              */
-            type: ("payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled") | components["schemas"]["OpenEnumValue"];
+            type: ("payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned") | components["schemas"]["OpenEnumValue"];
             environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
             /** @description The payout's `PayoutUniqueReference`. */
             payout_request_id: components["schemas"]["PayoutReference"];
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
+            /** @description The payout's metadata, as on the payout. */
+            metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
              * @description When the payout entered the state (ISO 8601, UTC).
@@ -1620,8 +1817,10 @@ export interface components {
              */
             timestamp: string;
             state: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
-            /** @description Present on `failed` and `cancelled` events; why the payout ended so. */
+            /** @description Present on `failed`, `cancelled` and `returned` events; why the payout ended so. */
             reasons?: components["schemas"]["PayoutReason"][];
+            /** @description Present on `returned` events; the ACH return reason code the receiving bank gave. */
+            return_code?: components["schemas"]["AchReturnCode"];
         };
         /**
          * Format: int64
@@ -1928,6 +2127,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
         TransferEvent: {
@@ -2196,6 +2396,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {
@@ -2349,6 +2550,19 @@ export interface components {
              * @constant
              */
             state?: "cancelled";
+        };
+        /** @description The `payout.returned` event (a completed payout returned by the receiving bank). */
+        PayoutEventReturned: components["schemas"]["PayoutEvent"] & {
+            /**
+             * @description Always `payout.returned` for this event.
+             * @constant
+             */
+            type?: "payout.returned";
+            /**
+             * @description Always `returned` for this event.
+             * @constant
+             */
+            state?: "returned";
         };
     };
     responses: {
@@ -2998,6 +3212,25 @@ export interface operations {
                 PayeeId?: components["schemas"]["PayeeId"];
                 /** @description Only payouts in this state. */
                 Status?: components["schemas"]["PayoutState"];
+                /**
+                 * @description Only payouts whose metadata holds this key with exactly this value, sent as `metadata[KEY]=VALUE` (one pair).
+                 * @example {
+                 *       "order_id": "ORD-2026-11-0042"
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Only payouts accepted at or after this time (ISO 8601).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only payouts accepted before this time (ISO 8601).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                CreatedTo?: string;
                 /** @description Payouts per page, 1 to 100. */
                 PageSize?: number;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
@@ -3027,6 +3260,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3127,6 +3361,126 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The payout, now cancelled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutReturnSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, now returned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutFailure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailureSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, now failed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, released and still `created`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3452,6 +3806,47 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt's outcome. The receiver's failure is an outcome (`failed`), not an error of this operation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3757,6 +4152,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutEventCancelled"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. A JSON body with a `status` field is allowed and ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEventReturned"];
             };
         };
         responses: {

@@ -896,6 +896,16 @@ export interface components {
          * @example INV-2026-11-0042
          */
         ExternalId: string;
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A payment from a linked merchant's account to one of that merchant's payees. `paymentMethodType` must suit the payee: `STANDARD` or `SAME_DAY` for a payee with ACH details, `DOMESTIC_WIRE` or `INTERNATIONAL_WIRE` for a payee with wire details (422 otherwise). ACH and domestic wires are in USD only (422 otherwise). The amount may carry at most as many decimals as the currency has (422 otherwise). */
         PaymentRequest: {
             /** @description The payee to pay; a payee of `merchantId` (404 otherwise). */
@@ -937,6 +947,7 @@ export interface components {
              * @example acme-po-2026-11-000183
              */
             partnerPaymentUniqueId?: string;
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -1045,6 +1056,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The return to simulate. */
         PaymentReturnSimulationRequest: {
@@ -1264,6 +1276,8 @@ export interface components {
             updatedOn: string;
             /** @description Every state the transaction entered, oldest first. */
             statusHistory: components["schemas"]["TransactionStatusChange"][];
+            /** @description The payment request's metadata. */
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of transactions with the total number that match. A page shorter than `pageSize` is the last one. */
         TransactionPage: {

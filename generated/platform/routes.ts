@@ -60,6 +60,34 @@ export const routes = [
     "atOrigin": false
   },
   {
+    "operationId": "getPayout",
+    "method": "get",
+    "path": "/v1/payouts/{PayoutUniqueReference}",
+    "expressPath": "/v1/payouts/:PayoutUniqueReference",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePayoutReturn",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/return",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/return",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePayoutFailure",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/failure",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/failure",
+    "atOrigin": false
+  },
+  {
+    "operationId": "simulatePayoutRelease",
+    "method": "post",
+    "path": "/v1/simulations/payouts/{PayoutUniqueReference}/release",
+    "expressPath": "/v1/simulations/payouts/:PayoutUniqueReference/release",
+    "atOrigin": false
+  },
+  {
     "operationId": "listEvents",
     "method": "get",
     "path": "/v1/events",

@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * List payouts
-         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`) or in one state (`Status`). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the merchant's payouts, newest first, optionally only those of one payee (`PayeeId`), in one state (`Status`), carrying one metadata pair (`metadata[order_id]=ORD-2026-11-0042`) or accepted in a time range (`CreatedFrom` inclusive, `CreatedTo` exclusive; a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` (with the same filters) until it is null.
          */
         get: operations["listPayouts"];
         put?: never;
@@ -122,6 +122,98 @@ export interface paths {
          * @description Accepts a payout to one of the merchant's payees and answers at once with the payout in state `created`; processing is asynchronous. Follow it with `GET /v1/payouts/{PayoutUniqueReference}` or the payout webhooks. The payee must exist and have an active account that takes the payout's `Currency`; the service does not convert, so another currency is refused with 422 naming `Currency` and nothing is recorded. The amount may carry at most as many decimals as the currency has. Send an `Idempotency-Key` to make retries safe.
          */
         post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{PayoutUniqueReference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payout
+         * @description Returns the payout with its current state. Another merchant's payout is reported as not found.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payout's return
+         * @description Returns a `completed` payout as the receiving bank would, days later: it becomes `returned` with the `ReturnCode`, a `returned_by_bank` reason and `ReturnedOn`, and `payout.returned` is sent. A payout is returned once: any other state, a returned payout included, is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/failure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payout's failure
+         * @description Fails a `processing` or `sent` payout now, as the rail would: it becomes `failed` with the `Reason` given (and the message the sandbox's test accounts give that reason), and `payout.failed` is sent. Any other state is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payouts/{PayoutUniqueReference}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held payout
+         * @description Releases a payout created with `Sandbox.Hold`: it is still `created` and now moves on as any other payout does (to `processing` at the sandbox's next step, then on to its outcome). A payout that is not held (never held, already released, or no longer `created`: cancelled, for one) is a 409 and changes nothing. Sandbox only: in production this operation answers 404. Another merchant's payout is reported as not found.
+         */
+        post: operations["simulatePayoutRelease"];
         delete?: never;
         options?: never;
         head?: never;
@@ -290,6 +382,26 @@ export interface webhooks {
          * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.returned
+         * @description The receiving bank returned the completed payout, days after it completed: `return_code` is the ACH return reason code and `reasons` says what it means. This state is final. Sent once to every webhook registration of the merchant that selected `payout.returned` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         */
+        post: operations["payoutReturnedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -480,6 +592,16 @@ export interface components {
          * @example 1988-04-17
          */
         DateOfBirth: string | null;
+        /**
+         * @description Your own key-value pairs, stored with the object and shown on every read, list item and event of it: up to 50 keys, each 1 to 40 characters (no control characters, no `[` or `]`), each value a string of at most 500 characters. The service never interprets them. Absent metadata reads as `{}`.
+         * @example {
+         *       "order_id": "ORD-2026-11-0042",
+         *       "cost_center": "marketing"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A new payee. A `business` payee must carry a non-null `taxId` and `phoneNumber`; an `individual` may omit them. */
         PayeeCreateRequest: {
             payeeType: components["schemas"]["PayeeType"];
@@ -490,6 +612,7 @@ export interface components {
             idType?: components["schemas"]["IdType"];
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
@@ -553,6 +676,7 @@ export interface components {
              * @example 2026-11-02T14:03:11.482Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /**
          * Format: int64
@@ -696,11 +820,11 @@ export interface components {
             totalDebit: components["schemas"]["DecimalAmount"];
         };
         /**
-         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts. `completed`, `failed` and `cancelled` are final.
+         * @description The life-cycle state of a payout. `created` → `processing` → `sent` → `completed`, or `failed` from `processing` or `sent`; `created` → `cancelled` by a cancel request before processing starts; `completed` → `returned` when the receiving bank returns the credit (an ACH return code, days later). `failed`, `cancelled` and `returned` are final.
          * @example processing
          * @enum {string}
          */
-        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled";
+        PayoutState: "created" | "processing" | "sent" | "completed" | "failed" | "cancelled" | "returned";
         /**
          * @description The payout's unique reference (`PayoutUniqueReference`), `po_` and 26 lower-case letters and digits.
          * @example po_01jd8x3k7m2n4p6q8r0s2t4v6w
@@ -712,11 +836,11 @@ export interface components {
          */
         PayeeAccountId: string;
         /**
-         * @description Why a payout failed or was cancelled. `account_closed`, `invalid_account`, `account_frozen`, `bank_rejected` and `compliance_rejected` are failures reported by the rail; `cancelled_by_request` is a cancellation.
+         * @description Why a payout failed, was cancelled or was returned. `account_closed`, `invalid_account`, `account_frozen`, `bank_rejected` and `compliance_rejected` are failures reported by the rail; `cancelled_by_request` is a cancellation; `returned_by_bank` is a return of a completed payout (its `ReturnCode` says why).
          * @example account_closed
          * @enum {string}
          */
-        PayoutReasonCode: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected" | "cancelled_by_request";
+        PayoutReasonCode: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected" | "cancelled_by_request" | "returned_by_bank";
         /** @description One reason for a payout's failure or cancellation. */
         PayoutReason: {
             code: components["schemas"]["PayoutReasonCode"] | components["schemas"]["OpenEnumValue"];
@@ -726,6 +850,11 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description An ACH return reason code, as the receiving bank reports it: `R01` insufficient funds, `R02` account closed, `R03` no account, `R04` invalid account number, ... up to `R85`.
+         * @example R03
+         */
+        AchReturnCode: string;
         /** @description A payout and its current state. */
         Payout: {
             PayoutUniqueReference: components["schemas"]["PayoutReference"];
@@ -745,8 +874,16 @@ export interface components {
              */
             Description: string | null;
             Status: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
-            /** @description Why the payout failed or was cancelled; empty otherwise. */
+            /** @description Why the payout failed, was cancelled or was returned; empty otherwise. */
             Reasons: components["schemas"]["PayoutReason"][];
+            /** @description The ACH return reason code the receiving bank gave once the payout is `returned`; null otherwise. */
+            ReturnCode: components["schemas"]["AchReturnCode"] | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            ReturnedOn: string | null;
             /**
              * Format: date-time
              * @description When the payout was accepted (UTC).
@@ -759,6 +896,7 @@ export interface components {
              * @example 2026-11-02T14:05:02.871Z
              */
             UpdatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of payouts, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
         PayoutList: {
@@ -769,6 +907,14 @@ export interface components {
              * @example cG9fMDFqZDh4M2s3bTJuNHA2cThyMHMydDR2Nnc
              */
             nextCursor: string | null;
+        };
+        /** @description Sandbox only: how the sandbox treats this payout. In production a payout with options is refused with 422 naming `Sandbox`. */
+        PayoutSandboxOptions: {
+            /**
+             * @description `true` keeps the payout in `created` until `simulatePayoutRelease` releases it, so a test can cancel it (or release it) at a moment of its choosing; `false` (the default) lets the sandbox move it at once.
+             * @example true
+             */
+            Hold?: boolean;
         };
         /** @description A payout to a payee. The merchant is the caller and is never sent. The amount is exact: it may carry at most as many decimals as the currency has (two for USD, none for JPY), or the request is refused with 422. */
         PayoutCreateRequest: {
@@ -787,13 +933,28 @@ export interface components {
              * @example November commission
              */
             Description?: string;
+            Sandbox?: components["schemas"]["PayoutSandboxOptions"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /** @description The return to simulate. */
+        PayoutReturnSimulationRequest: {
+            ReturnCode: components["schemas"]["AchReturnCode"];
+        };
+        /** @description The failure to simulate. */
+        PayoutFailureSimulationRequest: {
+            /**
+             * @description Why the rail fails the payout: one of the failures the sandbox's test accounts produce, with the same message.
+             * @example account_frozen
+             * @enum {string}
+             */
+            Reason: "account_closed" | "invalid_account" | "account_frozen" | "bank_rejected" | "compliance_rejected";
         };
         /**
          * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
          * @example payout.completed
          * @enum {string}
          */
-        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
+        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
         /**
          * @description An event's id: `evt_` and 26 random, time-ordered characters. Unique across the service and never reused; the `webhook-id` header of every delivery of the event carries it, so a receiver can tell a delivery it has seen from a new one, and `getEvent` reads it back.
          * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
@@ -812,12 +973,14 @@ export interface components {
              * @description The event's type, `payout.` and the state the payout entered.
              * @example payout.completed
              */
-            type: ("payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled") | components["schemas"]["OpenEnumValue"];
+            type: ("payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned") | components["schemas"]["OpenEnumValue"];
             environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
             /** @description The payout's `PayoutUniqueReference`. */
             payout_request_id: components["schemas"]["PayoutReference"];
             amount: components["schemas"]["DecimalAmount"];
             currency: components["schemas"]["CurrencyCode"];
+            /** @description The payout's metadata, as on the payout. */
+            metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
              * @description When the payout entered the state (ISO 8601, UTC).
@@ -825,8 +988,10 @@ export interface components {
              */
             timestamp: string;
             state: components["schemas"]["PayoutState"] | components["schemas"]["OpenEnumValue"];
-            /** @description Present on `failed` and `cancelled` events; why the payout ended so. */
+            /** @description Present on `failed`, `cancelled` and `returned` events; why the payout ended so. */
             reasons?: components["schemas"]["PayoutReason"][];
+            /** @description Present on `returned` events; the ACH return reason code the receiving bank gave. */
+            return_code?: components["schemas"]["AchReturnCode"];
         };
         /**
          * Format: int64
@@ -1133,6 +1298,7 @@ export interface components {
              * @example 2026-11-02T16:00:00.412Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `transfer.*` event: the transfer as `getTransfer` showed it when the event happened, beside the event's `id`, `type`, `environment` and `timestamp`. */
         TransferEvent: {
@@ -1401,6 +1567,7 @@ export interface components {
              * @example 2026-11-02T15:20:41.207Z
              */
             updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
         NocEvent: {
@@ -1554,6 +1721,19 @@ export interface components {
              * @constant
              */
             state?: "cancelled";
+        };
+        /** @description The `payout.returned` event (a completed payout returned by the receiving bank). */
+        PayoutEventReturned: components["schemas"]["PayoutEvent"] & {
+            /**
+             * @description Always `payout.returned` for this event.
+             * @constant
+             */
+            type?: "payout.returned";
+            /**
+             * @description Always `returned` for this event.
+             * @constant
+             */
+            state?: "returned";
         };
     };
     responses: {
@@ -1994,6 +2174,25 @@ export interface operations {
                 PayeeId?: components["schemas"]["PayeeId"];
                 /** @description Only payouts in this state. */
                 Status?: components["schemas"]["PayoutState"];
+                /**
+                 * @description Only payouts whose metadata holds this key with exactly this value, sent as `metadata[KEY]=VALUE` (one pair).
+                 * @example {
+                 *       "order_id": "ORD-2026-11-0042"
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Only payouts accepted at or after this time (ISO 8601).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only payouts accepted before this time (ISO 8601).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                CreatedTo?: string;
                 /** @description Payouts per page, 1 to 100. */
                 PageSize?: number;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
@@ -2023,6 +2222,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -2071,6 +2271,161 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutReturnSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, now returned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutFailure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailureSimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, now failed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    simulatePayoutRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout's unique reference. */
+                PayoutUniqueReference: components["schemas"]["PayoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, released and still `created`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -2380,6 +2735,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutEventCancelled"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. A JSON body with a `status` field is allowed and ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEventReturned"];
             };
         };
         responses: {

@@ -7,6 +7,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { conflictOn } from '../store/unique-violation.js';
 import { findBusiness, pathParam } from './lookups.js';
+import { storedMetadata } from '../store/metadata.js';
 import { toBusiness, type Business } from './views.js';
 
 type Schemas = components['schemas'];
@@ -66,6 +67,7 @@ export class Businesses {
                 verification_status: 'unverified',
                 created_at: now,
                 updated_at: now,
+                metadata: storedMetadata(body.metadata),
               })
               .returningAll()
               .executeTakeFirstOrThrow();

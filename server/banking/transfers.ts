@@ -13,6 +13,7 @@ import type { BankingAccountTable, BankingCounterpartyTable, TransferType, Outbo
 import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
+import { storedMetadata, type Metadata } from '../store/metadata.js';
 import type { Database } from '../store/schema.js';
 import { convertToUsd } from './fx-rates.js';
 import { accountSide, insufficientFunds, lockAccounts, settlementSide, writeEntries, type LedgerSide } from './ledger.js';
@@ -58,6 +59,7 @@ interface Plan {
   wire: Schemas['WireTransferDetails'] | null;
   description: string | null;
   externalId: string | null;
+  metadata: Metadata | undefined;
 }
 
 const accountParty = (a: AccountRow): Party => ({
@@ -173,6 +175,7 @@ export class Transfers {
         wire: null,
         description: body.description ?? null,
         externalId: body.externalId ?? null,
+        metadata: body.metadata,
       };
     });
   }
@@ -206,6 +209,7 @@ export class Transfers {
         },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
+        metadata: body.metadata,
       };
     });
   }
@@ -251,6 +255,7 @@ export class Transfers {
         },
         description: body.description ?? null,
         externalId: body.externalId ?? null,
+        metadata: body.metadata,
       };
     });
   }
@@ -282,6 +287,7 @@ export class Transfers {
         wire: null,
         description: body.description ?? null,
         externalId: body.externalId ?? null,
+        metadata: body.metadata,
       };
     });
   }
@@ -341,6 +347,7 @@ export class Transfers {
             to_number_last4: p.to.last4,
             description: p.description,
             external_id: p.externalId,
+            metadata: storedMetadata(p.metadata),
             ach: p.ach ? JSON.stringify(p.ach) : null,
             wire: p.wire ? JSON.stringify(p.wire) : null,
             funding_transfer_id: fundingTransferId,

@@ -14,6 +14,7 @@ import type {
   BankingVerificationTable,
 } from '../store/banking-schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
+import { metadataOf } from '../store/metadata.js';
 import { notificationOfChangeOf } from '../money/notification-of-change.js';
 import { bankRoutingNumber } from './routing-numbers.js';
 
@@ -51,6 +52,7 @@ export function toBusiness(row: Selectable<BankingBusinessTable>): Business {
     verificationStatus: row.verification_status,
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 
@@ -173,5 +175,6 @@ export function toTransfer(
     notificationOfChange: notificationOfChangeOf<Schemas['CorrectedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }

@@ -10,10 +10,16 @@ import { asOAuthError, problemMediaType } from './oauth-token-errors.js';
 import { bodyRefusal } from './request-body.js';
 import { requestIdOf } from './request-id.js';
 
+interface ValidatorFieldError {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
 interface ValidatorError {
   status?: number;
   message?: string;
-  errors?: { path?: string; message?: string }[];
+  errors?: ValidatorFieldError[];
   type?: string;
   headers?: Record<string, string>;
 }
@@ -50,6 +56,44 @@ function onePerField(errors: FieldError[]): FieldError[] {
   });
 }
 
+const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Whether `name` breaks the rule an Ajv message quotes (the rules a `propertyNames` schema holds here). */
+function breaks(name: string, message: string): boolean {
+  const length = [...name].length;
+  const limit = /^must NOT have (more|fewer) than (\d+) characters$/.exec(message);
+  if (limit) return limit[1] === 'more' ? length > Number(limit[2]) : length < Number(limit[2]);
+  const pattern = /^must match pattern "(.*)"$/s.exec(message);
+  return pattern ? !new RegExp(pattern[1]!, 'u').test(name) : false;
+}
+
+/**
+ * A refused property name (`propertyNames`, e.g. a metadata key over 40 characters) is reported by the validator at
+ * its object, with the rules it broke but without the name (express-openapi-validator drops Ajv's `propertyName`).
+ * The names are found again in the body by those rules, so the problem points at `#/metadata/<key>`.
+ */
+function namePropertyNames(errors: ValidatorFieldError[], body: unknown): ValidatorFieldError[] {
+  const objects = new Set(errors.filter((e) => e.errorCode === 'propertyNames.openapi.validation').map((e) => e.path ?? ''));
+  if (objects.size === 0) return errors;
+  const named: ValidatorFieldError[] = [];
+  for (const e of errors) {
+    const path = e.path ?? '';
+    if (!objects.has(path) || !path.startsWith('/body')) {
+      named.push(e);
+      continue;
+    }
+    // The rule's own report (maxLength, pattern...) names the keys; the summary ("property name must be valid") adds nothing.
+    if (e.errorCode === 'propertyNames.openapi.validation') continue;
+    let object: unknown = body;
+    for (const segment of path.split('/').slice(2)) object = (object as Record<string, unknown> | undefined)?.[unescapePointer(segment)];
+    const names = object !== null && typeof object === 'object' ? Object.keys(object).filter((n) => breaks(n, e.message ?? '')) : [];
+    if (names.length === 0) named.push(e);
+    for (const n of names) named.push({ ...e, path: `${path}/${escapePointer(n)}`, message: `key ${e.message ?? 'is not valid'}` });
+  }
+  return named;
+}
+
 type OpenApiRequest = Request & { openapi?: { schema?: { requestBody?: { content?: Record<string, unknown> } } } };
 
 /** Whether the request carried a body: a length above zero, or a chunked one that body parsing found non-empty. */
@@ -63,7 +107,7 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
     case 400: {
       // Ajv reports a failed if/then both as the missing fields and as 'must match "then" schema'; the first is enough.
       const errors = onePerField(
-        (err.errors ?? [])
+        namePropertyNames(err.errors ?? [], req.body)
           .filter((e) => !/^must match "(then|else)" schema$/.test(e.message ?? ''))
           .map((e) =>
             /required property 'body'/.test(e.message ?? '') ? missingBody : fieldOf(e.path ?? '', e.message ?? 'is not valid'),

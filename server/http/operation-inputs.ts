@@ -4,7 +4,9 @@
 //   coercion reads a parameter as JavaScript's `+value` does, so `1e400` became Infinity (which skips every
 //   bound, then failed in the store), `0x10` became 16 and ` 7` became 7;
 // - a body the operation requires is present. The validator infers that from the body schema listing required
-//   properties, so an operation whose fields are all optional took no body at all.
+//   properties, so an operation whose fields are all optional took no body at all;
+// - only documented query parameters are sent. The validator stops refusing unknown ones on an operation with a
+//   `deepObject` parameter (it cannot tell `metadata[key]` from a stray name), so such an operation takes any.
 import type { Request } from 'express';
 import { missingBody, type FieldError } from '../problems.js';
 
@@ -38,6 +40,8 @@ export interface InputRules {
   /** The path and query parameters whose schema is an integer or a number. */
   numeric: NumericParameter[];
   bodyRequired: boolean;
+  /** With a `deepObject` parameter: the documented query names, and those sent as `name[key]`. */
+  queryNames?: { plain: Set<string>; deep: string[] };
 }
 
 /** `prefix`: what the request path has before the documented path (the group's base path). */
@@ -52,7 +56,10 @@ export function inputRules(document: object, path: string, method: string, prefi
     const segment = p.in === 'path' ? (prefix + path).split('/').indexOf(`{${String(p.name)}}`) : undefined;
     return [{ name: String(p.name), in: p.in, ...(type === 'integer' ? integer : decimal), ...(segment === undefined ? {} : { segment }) }];
   });
-  return { numeric, bodyRequired: deref(doc, op.requestBody)?.required === true };
+  const query = params.filter((p) => p.in === 'query');
+  const deep = query.filter((p) => p.style === 'deepObject').map((p) => String(p.name));
+  const queryNames = deep.length > 0 ? { plain: new Set(query.map((p) => String(p.name))), deep } : undefined;
+  return { numeric, bodyRequired: deref(doc, op.requestBody)?.required === true, ...(queryNames ? { queryNames } : {}) };
 }
 
 /** The raw values of the request's query string, as sent (`URLSearchParams` decoding). */
@@ -76,7 +83,18 @@ function rawPathParam(req: Request, segment: number | undefined): string {
 /** One field error per numeric parameter whose raw text is not plain decimal, and one for a missing body. */
 export function inputFaults(req: Request, rules: InputRules): FieldError[] {
   const faults: FieldError[] = rules.bodyRequired && req.body === undefined ? [missingBody] : [];
-  const query = rules.numeric.some((p) => p.in === 'query') ? rawQuery(req) : undefined;
+  const query = rules.numeric.some((p) => p.in === 'query') || rules.queryNames ? rawQuery(req) : undefined;
+  if (rules.queryNames && query) {
+    const { plain, deep } = rules.queryNames;
+    for (const name of new Set(query.keys())) {
+      const known = plain.has(name) || deep.some((d) => name.startsWith(`${d}[`) && name.endsWith(']'));
+      if (!known)
+        faults.push({
+          parameter: name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100) || '_',
+          detail: 'is not a parameter of this operation',
+        });
+    }
+  }
   for (const p of rules.numeric) {
     const raw = p.in === 'path' ? [rawPathParam(req, p.segment)] : (query?.getAll(p.name) ?? []);
     if (raw.some((value) => !p.syntax.test(value))) faults.push({ parameter: p.name, detail: p.detail });

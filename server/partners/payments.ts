@@ -12,6 +12,7 @@ import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
 import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
+import { metadataOf, storedMetadata } from '../store/metadata.js';
 import type { Database, PaymentTable } from '../store/schema.js';
 import { isoTimestamp, optionalTimestamp } from '../store/timestamps.js';
 import { notificationOfChangeOf } from '../money/notification-of-change.js';
@@ -46,6 +47,7 @@ export function toPayment(row: Selectable<PaymentTable>): Payment {
     notificationOfChange: notificationOfChangeOf<CS['PaymentNotificationOfChange']['correctedData']>(row),
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   } as Payment;
 }
 
@@ -84,6 +86,7 @@ function toTransaction(row: Selectable<PaymentTable>, history: { status: Transac
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
     statusHistory: history.map((h) => ({ status: h.status, at: isoTimestamp(h.at) })),
+    metadata: metadataOf(row.metadata),
   } as Transaction;
 }
 
@@ -193,6 +196,7 @@ export class Payments {
         next_step_at: now + this.settings.stepMs,
         created_at: now,
         updated_at: now,
+        metadata: storedMetadata(body.metadata),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

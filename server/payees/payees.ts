@@ -9,6 +9,7 @@ import type { Store } from '../store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import type { PayeeTable } from '../store/schema.js';
 import { folded, foldedContains } from '../store/case-folding.js';
+import { metadataOf, storedMetadata } from '../store/metadata.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
@@ -27,6 +28,7 @@ export function toPayee(row: Selectable<PayeeTable>): Payee {
     dateOfBirth: row.date_of_birth,
     createdOn: isoTimestamp(row.created_at),
     updatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 
@@ -59,6 +61,7 @@ export class Payees {
             date_of_birth: body.dateOfBirth ?? null,
             created_at: now,
             updated_at: now,
+            metadata: storedMetadata(body.metadata),
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -98,6 +101,8 @@ export class Payees {
       country: body.address.country,
       postal_code: body.address.postalCode,
       date_of_birth: body.dateOfBirth !== undefined ? body.dateOfBirth : current.date_of_birth,
+      // Sent metadata replaces the whole map; omitted, it stays.
+      metadata: body.metadata !== undefined ? storedMetadata(body.metadata) : current.metadata,
       updated_at: Date.now(),
     };
     if (next.payee_type === 'business') {

@@ -7,6 +7,7 @@ import { toDecimalString } from '../money/currencies.js';
 import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
 import { eventRow, type EventEnvelope } from '../events/event-rows.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
+import { metadataOf } from '../store/metadata.js';
 import { isoTimestamp } from '../store/timestamps.js';
 
 type Schemas = components['schemas'];
@@ -18,9 +19,11 @@ export const allowedTransitions: Readonly<Record<PayoutState, readonly PayoutSta
   created: ['processing', 'cancelled'],
   processing: ['sent', 'failed'],
   sent: ['completed', 'failed'],
-  completed: [],
+  // The receiving bank's return of the credit, days later (an ACH return code).
+  completed: ['returned'],
   failed: [],
   cancelled: [],
+  returned: [],
 };
 
 export function toPayout(row: Selectable<PayoutTable>): Payout {
@@ -34,14 +37,17 @@ export function toPayout(row: Selectable<PayoutTable>): Payout {
     Description: row.description,
     Status: row.status,
     Reasons: JSON.parse(row.reasons) as PayoutReason[],
+    ReturnCode: row.return_code,
+    ReturnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
     CreatedOn: isoTimestamp(row.created_at),
     UpdatedOn: isoTimestamp(row.updated_at),
+    metadata: metadataOf(row.metadata),
   };
 }
 
 export function eventPayload(
   envelope: EventEnvelope<`payout.${PayoutState}`>,
-  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency'>,
+  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency' | 'return_code' | 'metadata'>,
   state: PayoutState,
   at: number,
   reasons: PayoutReason[],
@@ -51,13 +57,18 @@ export function eventPayload(
     payout_request_id: row.reference,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
+    metadata: metadataOf(row.metadata),
     timestamp: isoTimestamp(at),
     state,
     ...(reasons.length > 0 ? { reasons } : {}),
+    ...(state === 'returned' && row.return_code !== null ? { return_code: row.return_code } : {}),
   };
 }
 
-type EventSource = Pick<PayoutTable, 'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency'>;
+type EventSource = Pick<
+  PayoutTable,
+  'reference' | 'merchant_id' | 'environment' | 'amount_minor' | 'currency' | 'return_code' | 'metadata'
+>;
 
 const payoutEventRow = (row: EventSource, state: PayoutState, at: number, reasons: PayoutReason[]) =>
   eventRow({
@@ -93,15 +104,23 @@ export async function transition(
   references: readonly string[],
   from: PayoutState,
   to: PayoutState,
-  options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number },
+  options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number; returnCode?: string },
 ): Promise<Selectable<PayoutTable>[]> {
   if (!allowedTransitions[from].includes(to)) throw new Error(`A payout cannot go from ${from} to ${to}.`);
+  if ((to === 'returned') !== (options.returnCode !== undefined)) throw new Error('A return, and only a return, has a return code.');
   if (references.length === 0) return [];
   const now = options.now ?? Date.now();
   const reasons = options.reasons ?? [];
+  const returned = options.returnCode === undefined ? {} : { return_code: options.returnCode, returned_at: now };
   const updated = await db
     .updateTable('payouts')
-    .set({ status: to, reasons: JSON.stringify(reasons), updated_at: now, next_step_at: finalStates.has(to) ? null : options.nextStepAt })
+    .set({
+      status: to,
+      reasons: JSON.stringify(reasons),
+      updated_at: now,
+      next_step_at: finalStates.has(to) ? null : options.nextStepAt,
+      ...returned,
+    })
     .where('reference', 'in', references)
     .where('status', '=', from)
     .returningAll()

@@ -1,14 +1,23 @@
-// Creating, reading, listing and cancelling payouts. Creation validates the payee and an active account in
+// Creating, reading, listing and cancelling payouts, and the sandbox's simulations of what the rail and the
+// receiving bank do (hold and release, fail, return). Creation validates the payee and an active account in
 // the payout's currency, converts the amount to exact minor units and records the payout with its
-// payout.created event in one transaction; the engine (payout-engine.ts) takes it from there.
+// payout.created event in one transaction; the engine (payout-engine.ts) takes it from there. A held payout is
+// one in `created` with no step due (`next_step_at` null), which the engine never looks at: how a rail holds a
+// payout, and how the sandbox's `Sandbox.Hold` keeps one until `simulatePayoutRelease`.
 import type { components, operations } from '../../generated/merchant/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import { newPayoutReference } from '../ids/identifiers.js';
+import { describeAchReturn } from '../money/ach-return-codes.js';
 import { toMinorUnits } from '../money/currencies.js';
+import { sandboxFailure } from '../rails/sandbox-rail.js';
 import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
+import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
+import { metadataMatches, storedMetadata } from '../store/metadata.js';
+import { optionalTimestamp } from '../store/timestamps.js';
 import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
+import type { Kysely, Selectable } from 'kysely';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
@@ -27,8 +36,8 @@ export interface PayoutSettings {
   /** Delay before each step of a new payout (SANDBOX_STEP_MS). */
   stepMs: number;
   environment: Environment;
-  /** Called after a payout is created, so the engine can start at once. */
-  onCreated?: () => void;
+  /** Called after a payout is created or changed outside the engine, so the engine and the dispatcher look at once. */
+  onChange?: () => void;
 }
 
 export class Payouts {
@@ -39,6 +48,13 @@ export class Payouts {
 
   async create(merchantId: number, body: Schemas['PayoutCreateRequest'], idempotencyKey?: string): Promise<StoredResponse<Payout>> {
     const claim = claimOf(`merchant:${merchantId}`, 'createPayout', idempotencyKey, body);
+    // Sandbox options would mean nothing on a real rail: refused, not ignored, so code written against the
+    // sandbox cannot hold production payouts by mistake.
+    if (body.Sandbox !== undefined && this.settings.environment !== 'sandbox')
+      throw new Problem('business-rule', 'Sandbox options apply only in the sandbox.', {
+        errors: [bodyField('Sandbox', 'sandbox only')],
+      });
+    const hold = body.Sandbox?.Hold === true;
     const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
     const result = await idempotent(this.store, claim, {
       current: (first: Payout) => this.get(merchantId, first.PayoutUniqueReference),
@@ -102,7 +118,10 @@ export class Payouts {
             environment: this.settings.environment,
             created_at: now,
             updated_at: now,
-            next_step_at: now + this.settings.stepMs,
+            next_step_at: hold ? null : now + this.settings.stepMs,
+            return_code: null,
+            returned_at: null,
+            metadata: storedMetadata(body.metadata),
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -110,7 +129,7 @@ export class Payouts {
         return { status: 202, body: toPayout(row) };
       },
     });
-    if (!result.replayed) this.settings.onCreated?.();
+    if (!result.replayed) this.settings.onChange?.();
     return result;
   }
 
@@ -128,9 +147,21 @@ export class Payouts {
   /** Newest first, by reference (references sort by creation time); the cursor is the last reference seen. */
   async list(merchantId: number, query: ListQuery): Promise<Schemas['PayoutList']> {
     const pageSize = query.PageSize ?? 25;
+    const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
+    const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
+    // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
+    if (from !== undefined && to !== undefined && to < from)
+      throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
+        errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
+      });
     let q = this.store.db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId);
     if (query.PayeeId !== undefined) q = q.where('payee_id', '=', query.PayeeId);
     if (query.Status !== undefined) q = q.where('status', '=', query.Status);
+    if (from !== undefined) q = q.where('created_at', '>=', from);
+    if (to !== undefined) q = q.where('created_at', '<', to);
+    // The contract allows one pair (maxProperties 1).
+    for (const [key, value] of Object.entries(query.metadata ?? {}))
+      q = q.where(metadataMatches(this.store.dialect, 'payouts', key, value));
     if (query.Cursor !== undefined) q = q.where('reference', '<', decodeCursor(query.Cursor));
     const rows = await q
       .orderBy('reference', 'desc')
@@ -171,5 +202,85 @@ export class Payouts {
       }
       return toPayout(cancelled);
     });
+  }
+  /**
+   * The sandbox's `simulatePayoutRelease`: a payout held in `created` (`Sandbox.Hold`) is due now, and moves on as
+   * any other. One that is not held is a 409 (`conflict`). Not mounted in production (groups/registry.ts).
+   */
+  async release(merchantId: number, reference: string): Promise<Payout> {
+    const released = await this.store.db.transaction().execute(async (trx) => {
+      const row = await this.locked(trx, merchantId, reference);
+      const [due] = await trx
+        .updateTable('payouts')
+        .set({ next_step_at: Date.now() })
+        .where('reference', '=', reference)
+        .where('status', '=', 'created')
+        .where('next_step_at', 'is', null)
+        .returningAll()
+        .execute();
+      if (!due) throw this.notIn(row, 'held in created', 'only a payout created with Sandbox.Hold and not yet released');
+      return toPayout(due);
+    });
+    this.settings.onChange?.();
+    return released;
+  }
+
+  /**
+   * The sandbox's `simulatePayoutFailure`: a `processing` or `sent` payout fails now with one of the rail's
+   * reasons, and `payout.failed` is sent. Any other state is a 409. Not mounted in production.
+   */
+  async simulateFailure(merchantId: number, reference: string, reason: Parameters<typeof sandboxFailure>[0]): Promise<Payout> {
+    return this.simulate(merchantId, reference, ['processing', 'sent'], 'failed', { reasons: [sandboxFailure(reason)] });
+  }
+
+  /**
+   * The sandbox's `simulatePayoutReturn`: a `completed` payout is returned by the receiving bank with an ACH
+   * return code, and `payout.returned` is sent. A compare-and-set on `completed`, so a payout is returned once:
+   * any other state, `returned` included, is a 409. Not mounted in production.
+   */
+  async simulateReturn(merchantId: number, reference: string, returnCode: string): Promise<Payout> {
+    const reasons = [
+      { code: 'returned_by_bank' as const, message: `The receiving bank returned the payout: ${describeAchReturn(returnCode)}.` },
+    ];
+    return this.simulate(merchantId, reference, ['completed'], 'returned', { reasons, returnCode });
+  }
+
+  /** One transition the sandbox asks for, from one of `from`; the engine may move the payout first, and then it is a 409. */
+  private async simulate(
+    merchantId: number,
+    reference: string,
+    from: readonly PayoutState[],
+    to: PayoutState,
+    options: { reasons: Payout['Reasons']; returnCode?: string },
+  ): Promise<Payout> {
+    const moved = await this.store.db.transaction().execute(async (trx) => {
+      const row = await this.locked(trx, merchantId, reference);
+      const [changed] = from.includes(row.status)
+        ? await transition(trx, [reference], row.status, to, { ...options, nextStepAt: null })
+        : [];
+      if (!changed)
+        throw this.notIn(await this.locked(trx, merchantId, reference), from.join(' or '), `only a ${from.join(' or ')} payout`);
+      return toPayout(changed);
+    });
+    this.settings.onChange?.();
+    return moved;
+  }
+
+  /** The merchant's payout, locked for the rest of the transaction on PostgreSQL (the engine skips it meanwhile); else not found. */
+  private async locked(db: Kysely<Database>, merchantId: number, reference: string): Promise<Selectable<PayoutTable>> {
+    const row = await db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('reference', '=', reference)
+      .$if(this.store.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (!row) throw new Problem('not-found', `No payout ${reference} exists for this merchant.`);
+    return row;
+  }
+
+  private notIn(row: Selectable<PayoutTable>, wanted: string, which: string): Problem {
+    const now = row.status === 'created' && row.next_step_at !== null ? 'created and not held' : row.status;
+    return new Problem('conflict', `Payout ${row.reference} is ${now}, not ${wanted}; ${which} can be.`);
   }
 }

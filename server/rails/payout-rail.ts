@@ -6,7 +6,7 @@ import type { PayoutState } from '../store/schema.js';
 export type PayoutReason = components['schemas']['PayoutReason'];
 
 /** States no rail moves a payment out of. */
-export const finalStates: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'cancelled']);
+export const finalStates: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'cancelled', 'returned']);
 
 export interface RailAccount {
   account_number: string | null;

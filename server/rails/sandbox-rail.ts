@@ -7,6 +7,13 @@ import testAccounts from './sandbox-test-accounts.json' with { type: 'json' };
 
 type Outcome = (typeof testAccounts.outcomes)[number];
 
+/** A failure the sandbox's test accounts produce, with the same message: what `simulatePayoutFailure` fails a payout with. */
+export function sandboxFailure(code: Outcome['reason']): PayoutReason {
+  const outcome = testAccounts.outcomes.find((o) => o.reason === code);
+  if (!outcome) throw new Error(`No test account fails with ${code}.`);
+  return { code: outcome.reason as PayoutReason['code'], message: outcome.message };
+}
+
 export const sandboxRail: PayoutRail = {
   next(state, account) {
     const number = account.account_number ?? account.iban ?? '';

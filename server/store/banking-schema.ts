@@ -37,6 +37,8 @@ export interface BankingBusinessTable {
   verification_status: BusinessVerificationStatus;
   created_at: number;
   updated_at: number;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface BankingVerificationTable {
@@ -146,6 +148,8 @@ export interface BankingTransferTable {
   noc_received_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 /** One side of a transfer on the double-entry ledger: `account:<id>` or a rail's `settlement:<rail>`. */

@@ -10,6 +10,10 @@ import * as events from './migrations/0007_events.js';
 import * as moneyFollowed from './migrations/0008_money_followed.js';
 import * as accountTransfersIndex from './migrations/0009_account_transfers_index.js';
 import * as caseFolding from './migrations/0010_case_folding.js';
+import * as payoutReturns from './migrations/0011_payout_returns.js';
+import * as deliveryAttempts from './migrations/0012_delivery_attempts.js';
+import * as deliveryRetries from './migrations/0013_delivery_retries.js';
+import * as metadata from './migrations/0014_metadata.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -23,6 +27,10 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0008_money_followed': moneyFollowed.migration,
   '0009_account_transfers_index': accountTransfersIndex.migration,
   '0010_case_folding': caseFolding.migration,
+  '0011_payout_returns': payoutReturns.migration,
+  '0012_delivery_attempts': deliveryAttempts.migration,
+  '0013_delivery_retries': deliveryRetries.migration,
+  '0014_metadata': metadata.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */

@@ -68,6 +68,8 @@ export interface PayeeTable {
   route: 'ACH' | 'WIRE' | null;
   /** JSON: the recipient's or counterparty's request, whole (account numbers are masked on the way out). */
   details: string | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PayeeAccountTable {
@@ -89,9 +91,10 @@ export interface PayeeAccountTable {
   updated_at: number;
 }
 
-export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled';
-/** A payment request's states: a payout's, and `returned` (an ACH return after completion). */
-export type PaymentState = PayoutState | 'returned';
+/** A payout's states; `returned` is an ACH return after completion. */
+export type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled' | 'returned';
+/** A payment request's states: a payout's. */
+export type PaymentState = PayoutState;
 
 export interface PayoutTable {
   reference: string;
@@ -107,8 +110,13 @@ export interface PayoutTable {
   environment: Environment;
   created_at: number;
   updated_at: number;
-  /** When the engine may take the next step; null once final. */
+  /** When the engine may take the next step; null once final, or while held in its state (a rail's or the sandbox's hold). */
   next_step_at: number | null;
+  /** The ACH return reason code (R01...), once returned. */
+  return_code: string | null;
+  returned_at: number | null;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 /**
@@ -143,6 +151,8 @@ export interface WebhookTable {
   secret: string | null;
   /** 1 while deliveries are made; 0 when turned off by updateWebhook. Defaults to 1. */
   enabled: Generated<number>;
+  /** 1 when failed deliveries are tried again on a schedule (opt-in); 0 by default: each event once. */
+  retries: Generated<number>;
   /** The secret before the last rotation, which still signs until `previous_secret_until`. */
   previous_secret: string | null;
   previous_secret_until: number | null;
@@ -157,6 +167,8 @@ export interface WebhookTable {
 export interface WebhookDeliveryTable {
   event_id: number;
   webhook_id: string;
+  /** 1 for the delivery made when the event happened, then one more for each redelivery. */
+  attempt: Generated<number>;
   message_id: string;
   url: string;
   outcome: 'sending' | 'delivered' | 'failed' | 'refused' | 'unknown';
@@ -164,6 +176,8 @@ export interface WebhookDeliveryTable {
   error: string | null;
   duration_ms: number | null;
   attempted_at: number;
+  /** When the next attempt is due, on a failed attempt of a registration with retries; null when none is. */
+  retry_at: number | null;
 }
 
 /** A payment request of group C or E. */
@@ -202,6 +216,8 @@ export interface PaymentTable {
   noc_received_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON object of the caller's metadata (store/metadata.ts); null when none was ever sent. */
+  metadata: string | null;
 }
 
 export interface PaymentStatusChangeTable {

@@ -14,7 +14,7 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-const keyOf = (eventId: number, webhookId: string) => `${eventId}:${webhookId}`;
+const keyOf = (eventId: number, webhookId: string, attempt = 1) => `${eventId}:${webhookId}:${attempt}`;
 
 export class DeliveryClaims {
   private waiting: Waiting[] = [];
@@ -44,19 +44,25 @@ export class DeliveryClaims {
       const rowsInOrder = batch
         .map((w) => w.claim)
         .sort(
-          (a, b) => Number(a.event_id) - Number(b.event_id) || (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0),
+          (a, b) =>
+            Number(a.event_id) - Number(b.event_id) ||
+            (a.webhook_id < b.webhook_id ? -1 : a.webhook_id > b.webhook_id ? 1 : 0) ||
+            Number(a.attempt ?? 1) - Number(b.attempt ?? 1),
         );
-      // 500 rows of 9 values stay well under either store's limit of parameters per statement.
-      for (let i = 0; i < rowsInOrder.length; i += 500) {
-        const rows = await this.store.db
+      // Every row names its attempt, so a batch's rows have one shape.
+      const rows = rowsInOrder.map((r) => ({ ...r, attempt: r.attempt ?? 1 }));
+      // 500 rows of 10 values stay well under either store's limit of parameters per statement.
+      for (let i = 0; i < rows.length; i += 500) {
+        const inserted = await this.store.db
           .insertInto('webhook_deliveries')
-          .values(rowsInOrder.slice(i, i + 500))
-          .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
-          .returning(['event_id', 'webhook_id'])
+          .values(rows.slice(i, i + 500))
+          .onConflict((oc) => oc.columns(['event_id', 'webhook_id', 'attempt']).doNothing())
+          .returning(['event_id', 'webhook_id', 'attempt'])
           .execute();
-        for (const row of rows) won.add(keyOf(Number(row.event_id), row.webhook_id));
+        for (const row of inserted) won.add(keyOf(Number(row.event_id), row.webhook_id, Number(row.attempt)));
       }
-      for (const w of batch) w.resolve(won.has(keyOf(Number(w.claim.event_id), w.claim.webhook_id)));
+      // Two claims of one key in a batch (two redeliveries numbering the same attempt): only the first wins.
+      for (const w of batch) w.resolve(won.delete(keyOf(Number(w.claim.event_id), w.claim.webhook_id, Number(w.claim.attempt ?? 1))));
     } catch (err) {
       for (const w of batch) w.reject(err);
     }

@@ -12,10 +12,13 @@ import { inList } from '../store/in-list.js';
 export interface Outcome {
   eventId: number;
   webhookId: string;
+  attempt: number;
   outcome: 'delivered' | 'failed' | 'refused';
   statusCode: number | null;
   error: string | null;
   durationMs: number | null;
+  /** When the next attempt is due (a failed attempt of a registration with retries). */
+  retryAt?: number;
 }
 
 export interface Finished {
@@ -87,14 +90,14 @@ export class DeliveryRecords {
     // recorded by one update, each with its own duration.
     const alike = new Map<string, Outcome[]>();
     for (const o of outcomes) {
-      const key = JSON.stringify([o.webhookId, o.outcome, o.statusCode, o.error]);
+      const key = JSON.stringify([o.webhookId, o.attempt, o.outcome, o.statusCode, o.error]);
       const group = alike.get(key);
       if (group) group.push(o);
       else alike.set(key, [o]);
     }
     await this.store.db.transaction().execute(async (trx) => {
       for (const group of alike.values()) {
-        const { webhookId, outcome, statusCode, error } = group[0]!;
+        const { webhookId, attempt, outcome, statusCode, error } = group[0]!;
         for (let i = 0; i < group.length; i += 200) {
           const part = group.slice(i, i + 200);
           const durations = new Map<number | null, number[]>();
@@ -105,10 +108,21 @@ export class DeliveryRecords {
             .updateTable('webhook_deliveries')
             .set({ outcome, status_code: statusCode, error, duration_ms: sql<number | null>`case ${sql.join(branches, sql` `)} end` })
             .where('webhook_id', '=', webhookId)
+            .where('attempt', '=', attempt)
             .where('event_id', 'in', inList(part.map((o) => o.eventId)))
             .execute();
         }
       }
+      // In the same commit as the outcome: a failure recorded is never without its retry, even after a crash.
+      for (const o of outcomes)
+        if (o.retryAt !== undefined)
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ retry_at: o.retryAt })
+            .where('event_id', '=', o.eventId)
+            .where('webhook_id', '=', o.webhookId)
+            .where('attempt', '=', o.attempt)
+            .execute();
       for (let i = 0; i < events.length; i += 500) {
         await trx
           .updateTable('events')

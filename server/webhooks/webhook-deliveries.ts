@@ -1,4 +1,6 @@
-// A registration's deliveries (`listWebhookDeliveries`) and test deliveries (`testWebhook`). A test is an event
+// A registration's deliveries (`listWebhookDeliveries`), test deliveries (`testWebhook`) and redeliveries
+// (`redeliverWebhookDelivery`: the same event, same `webhook-id`, sent again now as the next attempt, under the same
+// delivery slots; a repeat is harmless to a receiver that deduplicates, so it takes no Idempotency-Key). A test is an event
 // like any other (`webhook.test`, read by `getEvent`), sent at once to one registration by the dispatcher's own
 // signing and posting, under its delivery slots, and recorded as a delivery. Only the newest `keptTestEvents` tests
 // of a registration are kept (with their deliveries): repeated tests cannot fill the store for 30 days.
@@ -19,15 +21,16 @@ type ListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['
 /** The test events kept per registration (openapi/DECISIONS.md, "Webhook management"). */
 export const keptTestEvents = 100;
 
-// Newest first by event (internal ids follow the order events were written); the cursor is the last event id seen.
-const encodeCursor = (eventId: string) => Buffer.from(eventId).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const eventId = Buffer.from(cursor, 'base64url').toString();
-  if (!/^evt_[0-9a-hjkmnp-tv-z]{26}$/.test(eventId))
+// Newest first by event (internal ids follow the order events were written), then by attempt; the cursor is the
+// last event id and attempt seen. A cursor without an attempt (issued before attempts) means all of that event.
+const encodeCursor = (eventId: string, attempt: number) => Buffer.from(`${eventId}.${attempt}`).toString('base64url');
+function decodeCursor(cursor: string): { eventId: string; attempt: number } {
+  const match = /^(evt_[0-9a-hjkmnp-tv-z]{26})(?:\.([1-9][0-9]{0,6}))?$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match)
     throw new Problem('validation-error', 'The cursor is not one this service issued.', {
       errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
     });
-  return eventId;
+  return { eventId: match[1]!, attempt: match[2] === undefined ? 1 : Number(match[2]) };
 }
 
 export class WebhookDeliveries {
@@ -45,6 +48,7 @@ export class WebhookDeliveries {
         'e.event_id',
         'e.type',
         'd.webhook_id',
+        'd.attempt',
         'd.url',
         'd.outcome',
         'd.status_code',
@@ -61,20 +65,30 @@ export class WebhookDeliveries {
     let q = this.select().where('d.webhook_id', '=', webhookId);
     if (query.Cursor !== undefined) {
       const after = decodeCursor(query.Cursor);
-      q = q.where('d.event_id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', after));
+      const seen = await this.store.db.selectFrom('events').select('id').where('event_id', '=', after.eventId).executeTakeFirst();
+      // An event purged since the cursor was issued: nothing older is kept either.
+      const internalId = seen ? Number(seen.id) : 0;
+      q = q.where((eb) =>
+        eb.or([eb('d.event_id', '<', internalId), eb.and([eb('d.event_id', '=', internalId), eb('d.attempt', '<', after.attempt)])]),
+      );
     }
     const rows = await q
       .orderBy('d.event_id', 'desc')
+      .orderBy('d.attempt', 'desc')
       .limit(pageSize + 1)
       .execute();
     const page = rows.slice(0, pageSize);
-    return { data: page.map(toDelivery), nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.event_id) : null };
+    const last = page[page.length - 1];
+    return {
+      data: page.map(toDelivery),
+      nextCursor: rows.length > pageSize && last ? encodeCursor(last.event_id, Number(last.attempt)) : null,
+    };
   }
 
   /** Sends a `webhook.test` event to the registration now and answers with the delivery's outcome. */
   async test(merchantId: number, webhookId: string): Promise<WebhookDelivery> {
     const registration = await this.registrations.find(merchantId, webhookId);
-    const event = await this.dispatcher.deliverNow(registration, () => {
+    const { event } = await this.dispatcher.deliverNow(registration, () => {
       const at = Date.now();
       return this.store.db
         .insertInto('events')
@@ -95,6 +109,56 @@ export class WebhookDeliveries {
     });
     const row = await this.select().where('d.webhook_id', '=', webhookId).where('d.event_id', '=', event.id).executeTakeFirstOrThrow();
     await this.pruneTests(webhookId);
+    return toDelivery(row);
+  }
+
+  /**
+   * Sends the event of one of the registration's deliveries again, now, to its current URL, and answers with the
+   * new attempt. Not-found unless the registration is the merchant's and the event was delivered to it (and is
+   * still kept); a disabled registration is refused (conflict), as it receives nothing until enabled again.
+   */
+  async redeliver(merchantId: number, webhookId: string, eventId: string): Promise<WebhookDelivery> {
+    const registration = await this.registrations.find(merchantId, webhookId);
+    const delivered = () =>
+      this.store.db
+        .selectFrom('events as e')
+        .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+        .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.environment', 'e.type', 'e.payload'])
+        .where('e.event_id', '=', eventId)
+        .where('e.merchant_id', '=', merchantId)
+        .where('d.webhook_id', '=', webhookId)
+        .limit(1)
+        .executeTakeFirst();
+    // Looked at before a slot is taken, so an unknown delivery answers 404 even when every slot is busy.
+    if (!(await delivered()))
+      throw new Problem('not-found', `Registration ${webhookId} has no delivery of event ${eventId}.`, {
+        errors: [{ parameter: 'deliveryId', detail: 'no such delivery' }],
+      });
+    if (Number(registration.enabled) !== 1)
+      throw new Problem('conflict', `Registration ${webhookId} is disabled; enable it (updateWebhook) to send deliveries to it again.`);
+    const { event, attempt } = await this.dispatcher.deliverNow(
+      registration,
+      async () => {
+        // Purged since it was looked at: nothing to send.
+        const row = await delivered();
+        if (!row) throw new Problem('not-found', `Registration ${webhookId} has no delivery of event ${eventId}.`);
+        return row;
+      },
+      async (e) => {
+        const last = await this.store.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.max('attempt').as('attempt'))
+          .where('event_id', '=', e.id)
+          .where('webhook_id', '=', webhookId)
+          .executeTakeFirst();
+        return Number(last?.attempt ?? 0) + 1;
+      },
+    );
+    const row = await this.select()
+      .where('d.webhook_id', '=', webhookId)
+      .where('d.event_id', '=', event.id)
+      .where('d.attempt', '=', attempt)
+      .executeTakeFirstOrThrow();
     return toDelivery(row);
   }
 
@@ -139,6 +203,7 @@ function toDelivery(row: {
   event_id: string;
   type: string;
   webhook_id: string;
+  attempt: number;
   url: string;
   outcome: WebhookDelivery['outcome'];
   status_code: number | null;
@@ -151,6 +216,7 @@ function toDelivery(row: {
     eventType: row.type as WebhookDelivery['eventType'],
     webhookId: row.webhook_id,
     url: row.url,
+    attempt: Number(row.attempt),
     outcome: row.outcome,
     statusCode: row.status_code === null ? null : Number(row.status_code),
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),

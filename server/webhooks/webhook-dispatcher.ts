@@ -2,7 +2,9 @@
 // its merchant and environment that selected its type. A delivery is claimed (a row keyed by event and registration)
 // before the POST, so no event is ever sent twice, even by two instances or after a crash; the seed's rule is
 // at most once, with no resend. A delivery whose sender died between claim and record is marked `unknown` a
-// minute later, never resent.
+// minute later, never resent. Sending again is explicit: a caller's redelivery (`deliverNow`), or the retries a
+// registration opted into (`retryDue`: a failed attempt's stored `retry_at`); each is a new attempt, never a
+// resend of a claimed one.
 //
 // One receiver's slowness delays no one else's events:
 // - A round does not wait for its POSTs. It selects pending events, starts those that fit the delivery slots
@@ -54,9 +56,36 @@ export interface WebhookDispatcherSettings {
    * records later, its outcome replaces `unknown`. Default 60 s.
    */
   unsettledAfterMs?: number;
+  /** The clock of retry schedules (tests move it instead of waiting). Default `Date.now`. */
+  now?: () => number;
 }
 
+/**
+ * Opt-in retries (`retries` on a registration): the pause before each further attempt after a failed one, about
+ * 24 hours in all. An event gets at most this many attempts beyond the first, redeliveries included.
+ */
+export const retrySchedule = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000];
+
+/** A failure worth trying again: no answer (timeout, connection), a 5xx, 408 or 429. Other 4xx are final. */
+export const retryable = (o: Outcome): boolean =>
+  o.outcome === 'failed' && (o.statusCode === null || o.statusCode >= 500 || o.statusCode === 408 || o.statusCode === 429);
+
 type OutboxEvent = PendingEvent & Pick<Selectable<EventTable>, 'payload'>;
+
+/** The delivery log's row for an attempt being sent: the one claimed first and every retry's. */
+const sendingRow = (event: Pick<OutboxEvent, 'id' | 'event_id'>, registration: Pick<Registration, 'id' | 'url'>, attempt: number) => ({
+  event_id: event.id,
+  webhook_id: registration.id,
+  attempt,
+  message_id: event.event_id,
+  url: registration.url,
+  outcome: 'sending' as const,
+  status_code: null,
+  error: null,
+  duration_ms: null,
+  attempted_at: Date.now(),
+  retry_at: null,
+});
 
 /** Past the timeout by this much, a claim another sender holds is taken as abandoned for ordering purposes. */
 const liveClaimGraceMs = 5_000;
@@ -119,6 +148,7 @@ export class WebhookDispatcher {
       await this.events.purge();
     }
     if (this.slots.free === 0) return 0;
+    await this.retryDue();
     const now = Date.now();
     for (const [id, until] of this.elsewhere) if (until <= now) this.elsewhere.delete(id);
     // Unless a slot or a payout was freed since (or a poll interval passed: another instance may have moved
@@ -214,7 +244,13 @@ export class WebhookDispatcher {
       // Unknown (the check failed) counts as still being sent there: the event waits and is looked at again.
       const elsewhere = lost.length > 0 && (await this.sendingElsewhere(eventId, lost).catch(() => true));
       const ours = targets.filter((_, i) => won[i]);
-      const outcomes = await Promise.all(ours.map((r) => this.deliver(event, r).finally(() => release(r))));
+      const outcomes = await Promise.all(
+        ours.map((r) =>
+          this.deliver(event, r)
+            .then((o) => this.scheduled(o, r))
+            .finally(() => release(r)),
+        ),
+      );
       if (elsewhere) this.elsewhere.set(eventId, Date.now() + this.settings.pollMs);
       this.records.add({ outcomes, eventId: elsewhere ? undefined : eventId, written });
     } catch (err) {
@@ -226,19 +262,95 @@ export class WebhookDispatcher {
     }
   }
 
+  /** The outcome with its next attempt's time, when it failed retryably at a registration with retries. */
+  private scheduled(outcome: Outcome, registration: Registration): Outcome {
+    const pause = retrySchedule[outcome.attempt - 1];
+    if (Number(registration.retries) !== 1 || !retryable(outcome) || pause === undefined) return outcome;
+    return { ...outcome, retryAt: (this.settings.now ?? Date.now)() + pause };
+  }
+
+  /**
+   * Starts the retries that are due (failed attempts whose `retry_at` passed), under the delivery slots; those that
+   * find no slot stay due for a later round. Each is taken by one compare-and-set of its `retry_at`, in the same
+   * commit as the next attempt's claim, so no retry is sent twice, by two instances or after a crash (a claim whose
+   * sender died becomes `unknown`, like any). A registration deleted, disabled or no longer retrying, or an event
+   * delivered since (a redelivery), ends the schedule.
+   */
+  private async retryDue(): Promise<void> {
+    const now = (this.settings.now ?? Date.now)();
+    const due = await this.store.db
+      .selectFrom('webhook_deliveries')
+      .select(['event_id', 'webhook_id', 'attempt', 'retry_at'])
+      .where('retry_at', '<=', now)
+      .orderBy('retry_at')
+      .limit(this.settings.batchSize)
+      .execute();
+    if (due.length === 0) return;
+    const registrations = new Map(
+      (
+        await this.store.db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', 'in', inList([...new Set(due.map((d) => d.webhook_id))]))
+          .execute()
+      ).map((r) => [r.id, r]),
+    );
+    for (const d of due) {
+      const registration = registrations.get(d.webhook_id);
+      const live =
+        registration && registration.deleted_at === null && Number(registration.enabled) === 1 && Number(registration.retries) === 1;
+      if (live && !this.slots.take(Number(registration.merchant_id), [registration])) continue;
+      const next = await this.store.db.transaction().execute(async (trx) => {
+        const taken = await trx
+          .updateTable('webhook_deliveries')
+          .set({ retry_at: null })
+          .where('event_id', '=', d.event_id)
+          .where('webhook_id', '=', d.webhook_id)
+          .where('attempt', '=', d.attempt)
+          .where('retry_at', '=', Number(d.retry_at))
+          .executeTakeFirst();
+        if (!live || Number(taken.numUpdatedRows) !== 1) return undefined;
+        const attempts = await trx
+          .selectFrom('webhook_deliveries')
+          .select(['attempt', 'outcome'])
+          .where('event_id', '=', d.event_id)
+          .where('webhook_id', '=', d.webhook_id)
+          .execute();
+        if (attempts.some((a) => a.outcome === 'delivered')) return undefined;
+        const event = await trx
+          .selectFrom('events')
+          .select(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+          .where('id', '=', d.event_id)
+          .executeTakeFirst();
+        if (!event) return undefined;
+        const attempt = Math.max(...attempts.map((a) => Number(a.attempt))) + 1;
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(sendingRow(event, registration, attempt))
+          .execute();
+        return { event, attempt };
+      });
+      if (!live) continue;
+      if (!next) {
+        this.slots.release(registration);
+        continue;
+      }
+      const sending: Promise<void> = this.deliver(next.event, registration, next.attempt)
+        .then((o) => new Promise<void>((written) => this.records.add({ outcomes: [this.scheduled(o, registration)], written })))
+        .catch((err: unknown) => this.log.error({ err, event: next.event.event_id }, 'webhook retry not recorded'))
+        .finally(() => {
+          this.slots.release(registration);
+          this.rescan = true;
+          this.sending.delete(sending);
+          this.wake();
+        });
+      this.sending.add(sending);
+    }
+  }
+
   /** True when this claim won; false when another round or instance claimed the delivery first. */
-  private claim(event: OutboxEvent, registration: Registration): Promise<boolean> {
-    return this.claims.claim({
-      event_id: event.id,
-      webhook_id: registration.id,
-      message_id: event.event_id,
-      url: registration.url,
-      outcome: 'sending',
-      status_code: null,
-      error: null,
-      duration_ms: null,
-      attempted_at: Date.now(),
-    });
+  private claim(event: OutboxEvent, registration: Registration, attempt = 1): Promise<boolean> {
+    return this.claims.claim(sendingRow(event, registration, attempt));
   }
 
   /**
@@ -252,6 +364,7 @@ export class WebhookDispatcher {
       .selectFrom('webhook_deliveries')
       .select(['outcome', 'attempted_at'])
       .where('event_id', '=', eventId)
+      .where('attempt', '=', 1)
       .where(
         'webhook_id',
         'in',
@@ -280,12 +393,18 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sends one event to one registration at once, outside the rounds (`testWebhook`: the caller waits for the
-   * answer), and records the outcome like any delivery. It takes a delivery slot first, like a round's delivery,
-   * so tests are held to the same bounds per target and per merchant; `write` stores the event only once the slot
-   * is held (it must be new and dispatched, so no round takes it). No slot free: 429, and nothing is written.
+   * Sends one event to one registration at once, outside the rounds (`testWebhook`, `redeliverWebhookDelivery`:
+   * the caller waits for the answer), and records the outcome like any delivery. It takes a delivery slot first,
+   * like a round's delivery, so these are held to the same bounds per target and per merchant; `load` writes or
+   * reads the event only once the slot is held (a new event must be written dispatched, so no round takes it).
+   * No slot free: 429, and nothing is written. `nextAttempt` numbers a redelivery (the first attempt otherwise);
+   * two redeliveries numbering the same attempt at once: the one whose claim lost numbers again.
    */
-  async deliverNow(registration: Registration, write: () => Promise<OutboxEvent>): Promise<OutboxEvent> {
+  async deliverNow(
+    registration: Registration,
+    load: () => Promise<OutboxEvent>,
+    nextAttempt?: (event: OutboxEvent) => Promise<number>,
+  ): Promise<{ event: OutboxEvent; attempt: number }> {
     if (!this.slots.take(Number(registration.merchant_id), [registration])) {
       // A held slot frees when its POST ends: at the latest when the delivery times out.
       const retryAfter = Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
@@ -296,12 +415,18 @@ export class WebhookDispatcher {
       );
     }
     try {
-      const event = await write();
-      if (await this.claim(event, registration)) {
-        const outcome = await this.deliver(event, registration);
-        await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+      const event = await load();
+      let attempt = nextAttempt ? await nextAttempt(event) : 1;
+      let claimed = await this.claim(event, registration, attempt);
+      // Concurrent redeliveries number past each other; each lost claim means another attempt was recorded.
+      for (let tries = 0; !claimed && nextAttempt && tries < 64; tries++) {
+        attempt = await nextAttempt(event);
+        claimed = await this.claim(event, registration, attempt);
       }
-      return event;
+      if (!claimed) throw new Error(`delivery ${event.event_id} to ${registration.id} could not be claimed`);
+      const outcome = await this.deliver(event, registration, attempt);
+      await new Promise<void>((written) => this.records.add({ outcomes: [outcome], written }));
+      return { event, attempt };
     } finally {
       this.slots.release(registration);
       // Events the slot's bound held back may start now.
@@ -311,10 +436,11 @@ export class WebhookDispatcher {
   }
 
   /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */
-  private async deliver(event: OutboxEvent, registration: Registration): Promise<Outcome> {
+  private async deliver(event: OutboxEvent, registration: Registration, attempt = 1): Promise<Outcome> {
     const outcome = (outcome: Outcome['outcome'], statusCode: number | null, error: string | null, durationMs: number | null): Outcome => ({
       eventId: Number(event.id),
       webhookId: registration.id,
+      attempt,
       outcome,
       statusCode,
       error,
@@ -351,6 +477,7 @@ export class WebhookDispatcher {
       event: event.event_id,
       type: event.type,
       webhook: registration.id,
+      attempt,
       outcome: state,
       status: result.statusCode,
       ms: result.durationMs,

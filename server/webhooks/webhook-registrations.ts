@@ -25,6 +25,7 @@ export const allEvents: EventType[] = [
   'payout.completed',
   'payout.failed',
   'payout.cancelled',
+  'payout.returned',
   'transfer.created',
   'transfer.processing',
   'transfer.completed',
@@ -49,6 +50,7 @@ export function toWebhook(row: Selectable<WebhookTable>): Webhook {
     environment: row.environment,
     signed: row.secret !== null,
     enabled: Number(row.enabled) === 1,
+    retries: Number(row.retries) === 1,
     createdOn: isoTimestamp(row.created_at),
   };
 }
@@ -111,6 +113,7 @@ export class WebhookRegistrations {
             // Unless told otherwise, a registration hears about the money of the service it is made on.
             environment: body.environment ?? this.settings.environment,
             secret,
+            retries: body.retries ? 1 : 0,
             created_at: Date.now(),
             deleted_at: null,
           })
@@ -170,6 +173,7 @@ export class WebhookRegistrations {
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.events !== undefined ? { events: JSON.stringify(allEvents.filter((e) => body.events!.includes(e))) } : {}),
         ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+        ...(body.retries !== undefined ? { retries: body.retries ? 1 : 0 } : {}),
       })
       .where('merchant_id', '=', merchantId)
       .where('id', '=', id)

@@ -100,10 +100,10 @@ describe('npm run diff in a temporary repository', () => {
       schema('PayoutReasonCode.yaml', (s) => s.enum.push('beneficiary_deceased'));
       // A new event type: its webhook, and its value in the registration's (closed) and the record's (open) lists.
       edit('merchant/openapi.yaml', (d) => {
-        d.webhooks['payout.returned'] = { $ref: '../shared/webhooks/payout.failed.yaml' };
-        d.paths['/v1/payout-summaries/{PayoutUniqueReference}'] = { $ref: 'paths/v1_payouts_{PayoutUniqueReference}.yaml' };
+        d.webhooks['payout.settled'] = { $ref: '../shared/webhooks/payout.failed.yaml' };
+        d.paths['/v1/payout-summaries/{PayoutUniqueReference}'] = { $ref: '../shared/paths/v1_payouts_{PayoutUniqueReference}.yaml' };
       });
-      edit('merchant/schemas/WebhookEventType.yaml', (s) => s.enum.push('payout.returned'));
+      edit('merchant/schemas/WebhookEventType.yaml', (s) => s.enum.push('payout.settled'));
       schema('PayoutCreateRequest.yaml', (s) => {
         s.properties.Purpose = { type: 'string', maxLength: 100, pattern: '^[^\\n]*$', description: 'Why the payout is made.' };
       });
@@ -139,7 +139,7 @@ describe('npm run diff in a temporary repository', () => {
         'a new value of an open enumeration',
         ['merchant', 'GET', '/v1/payouts/{PayoutUniqueReference}', /^response 200 \(application\/json\) › Reasons\[\]code anyOf\[0\] enum/],
       ],
-      ['a new event type (its webhook)', ['merchant', 'WEBHOOK', 'payout.returned', /^operation$/]],
+      ['a new event type (its webhook)', ['merchant', 'WEBHOOK', 'payout.settled', /^operation$/]],
       [
         'a new event type (an open list of it in a response)',
         ['merchant', 'GET', '/v1/webhooks', /^response 200 .*events\[\] anyOf\[0\] enum/],

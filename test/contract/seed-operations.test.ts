@@ -75,8 +75,23 @@ const additions: Record<Group, string[]> = {
     'POST /v1/webhooks/{id}/rotate-secret',
     'POST /v1/webhooks/{id}/test',
     'GET /v1/webhooks/{id}/deliveries',
+    // Payouts that can be followed: the sandbox's test helpers (hold and release, fail, return).
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/return',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/failure',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/release',
+    // Follow every payment: a delivery sent again on request.
+    'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   ],
-  platform: ['GET /v1/events', 'GET /v1/events/{eventId}'],
+  platform: [
+    'GET /v1/events',
+    'GET /v1/events/{eventId}',
+    // Every payout created here can be read back here.
+    'GET /v1/payouts/{PayoutUniqueReference}',
+    // Payouts that can be followed: the sandbox's test helpers (hold and release, fail, return).
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/return',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/failure',
+    'POST /v1/simulations/payouts/{PayoutUniqueReference}/release',
+  ],
   partner: [
     // Issue 13: reading and cancelling a payment, and changing a recipient (how a notification of change is applied).
     'PATCH /finance/v1/payees/{payeeId}',
@@ -191,8 +206,18 @@ describe('payout webhooks', () => {
       const op = resolve(doc, doc.webhooks[`payout.${state}`]).post;
       const schema = resolve(doc, op.requestBody.content['application/json'].schema);
       const base = resolve(doc, schema.allOf[0]);
-      // The seed's fields, beside the event's envelope (issue 12).
-      expect(base.required).toEqual(['id', 'type', 'environment', 'payout_request_id', 'amount', 'currency', 'timestamp', 'state']);
+      // The seed's fields, beside the event's envelope (issue 12) and the payout's metadata.
+      expect(base.required).toEqual([
+        'id',
+        'type',
+        'environment',
+        'payout_request_id',
+        'amount',
+        'currency',
+        'metadata',
+        'timestamp',
+        'state',
+      ]);
       expect(Object.keys(base.properties)).toContain('reasons');
       expect(resolve(doc, base.properties.amount).type).toBe('string');
       expect(schema.allOf[1].properties.state.const).toBe(state);

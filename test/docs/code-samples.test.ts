@@ -72,9 +72,11 @@ const order: Step[] = [
   ...['getPayeeAccount', 'updatePayeeAccount', 'createPayout', 'getPayout', 'listPayouts', 'cancelPayout', 'createWebhook'].map(
     (o) => `merchant:${o}`,
   ),
-  ...['listWebhooks', 'getWebhook', 'updateWebhook', 'rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries'].map(
+  // A redelivery needs a delivery (the test's) and an enabled registration (before the update's sample disables it).
+  ...['listWebhooks', 'getWebhook', 'testWebhook', 'redeliverWebhookDelivery', 'updateWebhook', 'rotateWebhookSecret'].map(
     (o) => `merchant:${o}`,
   ),
+  'merchant:listWebhookDeliveries',
   ...['listEvents', 'getEvent'].map((o) => `merchant:${o}`),
   // Group B pays the payee group A gave an account, before A disables it; its own payee comes after.
   ...['issueToken', 'calculateFees', 'createPayout', 'listPayouts', 'listEvents', 'getEvent'].map((o) => `platform:${o}`),

@@ -147,16 +147,102 @@ const ordered = [...servedOperations].sort(
   (a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || Number(spends(a)) - Number(spends(b)),
 );
 
+/** POSTs a body as the tenant's merchant; the answer's JSON, which must be a 2xx. */
+async function asMerchant(path: string, body: unknown): Promise<Record<string, any>> {
+  const answer = await fetch(`${service.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.merchantToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await answer.json()) as Record<string, any>;
+  expect(answer.status, JSON.stringify(json)).toBeLessThan(300);
+  return json;
+}
+/** A payee and account of their own, made once: the tenant's may be disabled by the fuzzing before. */
+let payoutAccount: Promise<{ PayeeId: number; PayeeAccountId: string }> | undefined;
+const ownAccount = () =>
+  (payoutAccount ??= (async () => {
+    const address = { addressLine: '350 Fifth Avenue', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' };
+    const payee = await asMerchant('/v1/payees', {
+      payeeType: 'individual',
+      name: 'Held Payee',
+      EmailAddress: 'held@example.com',
+      address,
+    });
+    const account = await asMerchant(`/v1/payees/${payee.id}/accounts`, {
+      type: 'BANK_ACCOUNT',
+      accountHolderName: 'Held Payee',
+      bankName: 'First Hudson Bank',
+      routingNumber: '021000021',
+      accountNumber: '000123456789',
+      accountType: 'CHECKINGS',
+      Currency: 'USD',
+    });
+    return { PayeeId: payee.id as number, PayeeAccountId: account.PayeeAccountId as string };
+  })());
+/** New payouts of the tenant, `Sandbox.Hold` or not. */
+async function newPayouts(count: number, held: boolean): Promise<string[]> {
+  const account = await ownAccount();
+  const references: string[] = [];
+  for (let i = 0; i < count; i++)
+    references.push(
+      (await asMerchant('/v1/payouts', { ...account, Amount: 1, Currency: 'USD', Sandbox: { Hold: held } })).PayoutUniqueReference,
+    );
+  return references;
+}
+/** New payouts taken `steps` steps on at once, by the engine on a clock an hour apart per step: each then stays where it
+ * is for an hour of the real clock, however long the fuzzing takes. */
+async function steppedPayouts(count: number, steps: number): Promise<string[]> {
+  const references = await newPayouts(count, false);
+  for (let step = 1; step <= steps; step++) await service.services.engine.round(Date.now() + step * 3_600_000);
+  return references;
+}
+/** The payouts an operation bound to a payout's state acts on: made just before it is fuzzed, in the state it needs, so
+ * it succeeds whatever the pace of the fuzzing before it (which the sandbox's steps would otherwise race). */
+const payoutsFor: Partial<Record<string, () => Promise<string[]>>> = {
+  cancelPayout: () => newPayouts(5, true),
+  simulatePayoutRelease: () => newPayouts(5, true),
+  simulatePayoutFailure: () => steppedPayouts(5, 1),
+  simulatePayoutReturn: () => steppedPayouts(5, 3),
+};
+
+/** New ACH pushes of the tenant, pending: made just before an operation that needs a transfer not yet settled, so the
+ * sandbox's steps (10 s) cannot settle the one transfer of the pool first on a slow machine. */
+async function pendingTransfers(count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++)
+    ids.push(
+      (
+        await asMerchant('/finance/api/v1/transaction/ach/push', {
+          accountId: tenant.ids.account,
+          counterpartyId: tenant.ids.achCounterparty,
+          amount: 1,
+          currency: 'USD',
+        })
+      ).id as number,
+    );
+  return ids;
+}
+const transfersFor: Partial<Record<string, () => Promise<number[]>>> = {
+  simulateTransferSettlement: () => pendingTransfers(5),
+};
+
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
+  let payouts: string[] | undefined;
+  let transfers: number[] | undefined;
   const pools = () => {
     const own = poolsFor(tenant, o.group);
+    if (transfers) return { ...own, transferId: transfers };
     if (o.group !== 'merchant' && o.group !== 'platform') return own;
-    return Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]));
+    const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]));
+    return payouts ? { ...all, PayoutUniqueReference: payouts } : all;
   };
   // The failed-token-request budget is per address: each token operation starts with a fresh one, as if
   // fuzzed from an address of its own (the real FailedAttempts, not a stand-in).
-  beforeAll(() => {
+  beforeAll(async () => {
     if (o.caller === 'none') service.services.failedTokenAttempts = new FailedAttempts();
+    payouts = await payoutsFor[o.operationId]?.();
+    transfers = await transfersFor[o.operationId]?.();
   });
 
   it('answers valid requests by its contract, and never refuses a valid body as invalid', async () => {

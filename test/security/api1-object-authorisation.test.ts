@@ -240,6 +240,48 @@ const cases: Case[] = [
       expect: 404,
     }),
   ),
+  {
+    group: 'merchant',
+    operationId: 'redeliverWebhookDelivery',
+    what: "the owner's webhook and event",
+    method: 'POST',
+    path: (o) => `/v1/webhooks/${o.ids.webhook}/deliveries/${o.ids.event}/redeliver`,
+    expect: 404,
+  },
+  // The owner's payout through either payout group: read, and driven by the sandbox's test helpers.
+  ...(['merchant', 'platform'] as const).flatMap((group): Case[] => {
+    const base = group === 'platform' ? '/payouts' : '';
+    const simulations = [
+      ['simulatePayoutReturn', '/return', { ReturnCode: 'R03' }],
+      ['simulatePayoutFailure', '/failure', { Reason: 'account_frozen' }],
+      ['simulatePayoutRelease', '/release', undefined],
+    ] as const;
+    return [
+      ...(group === 'platform'
+        ? [
+            {
+              group,
+              operationId: 'getPayout',
+              what: "the owner's payout",
+              method: 'GET',
+              path: (o) => `${base}/v1/payouts/${o.ids.payout}`,
+              expect: 404,
+            } satisfies Case,
+          ]
+        : []),
+      ...simulations.map(
+        ([operationId, rest, payload]): Case => ({
+          group,
+          operationId,
+          what: "the owner's payout",
+          method: 'POST',
+          path: (o) => `${base}/v1/simulations/payouts/${o.ids.payout}${rest}`,
+          ...(payload ? { call: body(() => payload) } : {}),
+          expect: 404,
+        }),
+      ),
+    ];
+  }),
   ...(['merchant', 'platform'] as const).flatMap((group): Case[] => {
     const base = group === 'platform' ? '/payouts' : '';
     return [

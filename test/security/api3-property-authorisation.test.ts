@@ -330,11 +330,12 @@ function validExample(o: ServedOperation): Record<string, unknown> {
   return example as Record<string, unknown>;
 }
 
-/** Paths (JSON pointers) of the nested objects of a body, e.g. `/address`, `/ach/address`. */
+/** Paths (JSON pointers) of the nested objects of a body, e.g. `/address`, `/ach/address`. `metadata` is left out:
+ * it is the caller's own map, where any key (`status` too) is the caller's to set and means nothing to the service. */
 function nestedObjects(value: unknown, at = ''): string[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
   return Object.entries(value).flatMap(([k, v]) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? [`${at}/${k}`, ...nestedObjects(v, `${at}/${k}`)] : [],
+    k !== 'metadata' && v && typeof v === 'object' && !Array.isArray(v) ? [`${at}/${k}`, ...nestedObjects(v, `${at}/${k}`)] : [],
   );
 }
 

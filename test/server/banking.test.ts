@@ -214,6 +214,7 @@ describe.each(stores)('banking API on $name', (kind) => {
         verificationStatus: 'unverified',
         createdOn: expect.stringMatching(/Z$/),
         updatedOn: data!.createdOn,
+        metadata: {},
       });
       expect(response.headers.get('location')).toBe(`/finance/api/v1/business/${data!.id}`);
       const read = await unwrap(acme.GET('/finance/api/v1/business/{id}', { params: { path: { id: data!.id } } }));

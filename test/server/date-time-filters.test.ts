@@ -114,7 +114,9 @@ describe.each(stores)('date-time filters on $name', (kind) => {
 
   it('covers every date-time filter of the contract', () => {
     expect(table.map(({ o, start, end }) => `${o.group} ${o.operationId} ${start.name}..${end.name}`)).toEqual([
+      'merchant listPayouts CreatedFrom..CreatedTo',
       'merchant listEvents CreatedFrom..CreatedTo',
+      'platform listPayouts CreatedFrom..CreatedTo',
       'platform listEvents CreatedFrom..CreatedTo',
       'banking listAccountTransfers CreatedFrom..CreatedTo',
       'counterparty searchTransactions beginDate..endDate',

@@ -79,6 +79,7 @@ describe.each(stores)('payouts on $name', (kind) => {
         payout_request_id: data!.PayoutUniqueReference,
         amount: '1250.00',
         currency: 'USD',
+        metadata: {},
         timestamp: expect.stringMatching(/Z$/),
         state: e.state,
       });

@@ -379,6 +379,29 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
       return merchant(w, `${path}/cancel`);
     },
   },
+  // A payout just made is `created` (held, or not), and none of the simulations applies to it.
+  simulatePayoutReturn: {
+    conflict: async (w, o) => {
+      const made = await created(
+        merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD', Sandbox: { Hold: true } } }),
+      );
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }), { body: { ReturnCode: 'R03' } });
+    },
+  },
+  simulatePayoutFailure: {
+    conflict: async (w, o) => {
+      const made = await created(
+        merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD', Sandbox: { Hold: true } } }),
+      );
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }), { body: { Reason: 'bank_rejected' } });
+    },
+  },
+  simulatePayoutRelease: {
+    conflict: async (w, o) => {
+      const made = await created(merchant(w, '/v1/payouts', { body: { PayeeId: w.t.ids.payee, Amount: 5, Currency: 'USD' } }));
+      return merchant(w, fill(o.url, { PayoutUniqueReference: made.PayoutUniqueReference }));
+    },
+  },
   createWebhook: {
     'business-rule': (w) => merchant(w, '/v1/webhooks', { body: { url: 'https://user:secret@hooks.variant.example/in' } }),
     'limit-reached': async (w) => {
@@ -400,7 +423,21 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
     'business-rule': (w, o) =>
       merchant(w, fill(o.url, { id: w.t.ids.webhook }), { body: { url: 'https://user:secret@hooks.variant.example/in' } }, 'PATCH'),
   },
+  redeliverWebhookDelivery: {
+    // A delivery of a registration disabled since.
+    conflict: async (w, o) => {
+      const hook = await created(merchant(w, '/v1/webhooks', { body: { url: 'https://hooks.variant.example/disabled' } }));
+      const test = await merchant(w, `/v1/webhooks/${hook.id}/test`, {});
+      expect(test.status).toBe(200);
+      expect((await merchant(w, `/v1/webhooks/${hook.id}`, { body: { enabled: false } }, 'PATCH')).status).toBe(200);
+      return merchant(w, fill(o.url, { id: hook.id, deliveryId: test.body.eventId }));
+    },
+  },
   listEvents: {
+    'business-rule': (w, o) =>
+      merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
+  },
+  listPayouts: {
     'business-rule': (w, o) =>
       merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
   },

@@ -216,6 +216,42 @@ describe.each(stores)('ENVIRONMENT=production on $name', (kind) => {
     ]);
   }, 60_000); // Eleven operations over three groups and their deliveries: past the default 30 s on a loaded machine.
 
+  it('refuses the sandbox options of a payout (422 naming Sandbox) and records nothing, through groups A and B', async () => {
+    const payee = await unwrap(
+      m.a.POST('/v1/payees', {
+        body: {
+          payeeType: 'individual',
+          name: 'Ana Silva',
+          EmailAddress: 'ana@example.com',
+          address: { addressLine: '350 Fifth Avenue', state: 'NY', city: 'New York', country: 'US', postalCode: '10118' },
+        },
+      }),
+    );
+    await unwrap(
+      m.a.POST('/v1/payees/{id}/accounts', {
+        params: { path: { id: payee.id } },
+        body: {
+          type: 'BANK_ACCOUNT',
+          accountHolderName: 'Ana Silva',
+          bankName: 'First Hudson Bank',
+          routingNumber: '021000021',
+          accountNumber: '000123456780',
+          accountType: 'CHECKINGS',
+          Currency: 'USD',
+        },
+      }),
+    );
+    for (const Sandbox of [{ Hold: true }, { Hold: false }, {}]) {
+      const body = { PayeeId: payee.id, Amount: 5, Currency: 'USD', Sandbox };
+      for (const refused of [await m.a.POST('/v1/payouts', { body }), await m.b.POST('/v1/payouts', { body })]) {
+        expect(refused.response.status).toBe(422);
+        expect(refused.error!.type).toBe('https://payouts.example/problems/business-rule');
+        expect(refused.error!.errors).toEqual([expect.objectContaining({ pointer: '#/Sandbox' })]);
+      }
+    }
+    expect(await unwrap(m.a.GET('/v1/payouts', { params: { query: { PayeeId: payee.id } } }))).toEqual({ data: [], nextCursor: null });
+  });
+
   // Every simulate operation of the bundled documents, as a caller might try it.
   const simulations = distinctOperations.filter((o) => o.operationId.startsWith('simulate'));
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

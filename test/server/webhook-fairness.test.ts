@@ -93,6 +93,7 @@ describe('the delivery slots and merchant turns', () => {
     environment: 'sandbox',
     secret: null,
     enabled: 1,
+    retries: 0,
     previous_secret: null,
     previous_secret_until: null,
     created_at: 0,

@@ -5,6 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
+import type { Environment } from '../../server/environment.js';
 import { distinctOperations } from './operations.js';
 
 export interface ProblemRecord {
@@ -14,24 +15,27 @@ export interface ProblemRecord {
   outside: string[];
 }
 
-const templates = distinctOperations.map((o) => ({
+const allTemplates = distinctOperations.map((o) => ({
   method: o.method.toUpperCase(),
   pattern: new RegExp(`^${o.url.replace(/\{[^}]+\}/g, '[^/]+')}$`),
   params: (o.url.match(/\{/g) ?? []).length,
   kinds: o.op['x-problem-types'] as string[] | undefined,
   name: `${o.group} ${o.operationId}`,
+  sandboxOnly: o.operationId.startsWith('simulate'),
 }));
 
 /** The operation a request reaches: among the templates its path matches, the most literal ones (the server's rule:
- * `/v1/payees/list` is the list, not a payee), then the method; undefined when none or more than one. */
-function operationOf(method: string, path: string) {
+ * `/v1/payees/list` is the list, not a payee), then the method; undefined when none or more than one. In production
+ * the simulations are not served (server/groups/registry.ts): a request to one reaches no operation. */
+function operationOf(method: string, path: string, environment: Environment) {
+  const templates = environment === 'sandbox' ? allTemplates : allTemplates.filter((t) => !t.sandboxOnly);
   const matching = templates.filter((t) => t.pattern.test(path));
   const fewest = Math.min(...matching.map((t) => t.params));
   const found = matching.filter((t) => t.params === fewest && t.method === (method === 'HEAD' ? 'GET' : method));
   return found.length === 1 ? found[0] : undefined;
 }
 
-export function recordProblems(server: Server): ProblemRecord {
+export function recordProblems(server: Server, environment: Environment = 'sandbox'): ProblemRecord {
   const record: ProblemRecord = { answered: new Map(), outside: [] };
 
   const check = (status: number, text: string, request: string, operation?: ReturnType<typeof operationOf>) => {
@@ -67,7 +71,7 @@ export function recordProblems(server: Server): ProblemRecord {
     res.end = ((...args: unknown[]) => {
       const [chunk] = args;
       if ((typeof chunk === 'string' || Buffer.isBuffer(chunk)) && String(res.getHeader('content-type')).includes('problem+json'))
-        check(res.statusCode, chunk.toString(), request, operationOf(req.method ?? '', path));
+        check(res.statusCode, chunk.toString(), request, operationOf(req.method ?? '', path, environment));
       return end(...args);
     }) as ServerResponse['end'];
   });

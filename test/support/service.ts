@@ -78,7 +78,7 @@ export async function startService(
   const app = createApp(services, config);
   if (options.workers !== false) for (const worker of workersOf(services)) worker.start();
   const server: Server = await listen(app, 0, '127.0.0.1', config);
-  const problems = recordProblems(server);
+  const problems = recordProblems(server, config.environment);
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -17,7 +17,7 @@ describe('the merchant client', () => {
     expectTypeOf(payee.payeeType).toEqualTypeOf<'individual' | 'business' | (string & {})>();
     const page = await unwrap(merchant.GET('/v1/payouts', { params: { query: { Status: 'completed' } } }));
     expectTypeOf(page.data[0]!.Status).toEqualTypeOf<
-      'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled' | (string & {})
+      'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled' | 'returned' | (string & {})
     >();
   });
 

@@ -14,7 +14,7 @@ const platform = createPlatformClient(options);
 const partner = createPartnerClient(options);
 const banking = createBankingClient(options);
 
-type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled';
+type PayoutState = 'created' | 'processing' | 'sent' | 'completed' | 'failed' | 'cancelled' | 'returned';
 const takesString = (value: string) => value;
 
 describe('an open response enumeration', () => {
@@ -32,6 +32,7 @@ describe('an open response enumeration', () => {
       case 'completed':
       case 'failed':
       case 'cancelled':
+      case 'returned':
         break;
       default:
         expectTypeOf(payout.Status).toEqualTypeOf<Later>();

@@ -54,6 +54,18 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       status: 200,
       body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference),
     }),
+    simulatePayoutRelease: async ({ params, context }) => ({
+      status: 200,
+      body: await s.payouts.release(merchantOf(context), params.PayoutUniqueReference),
+    }),
+    simulatePayoutFailure: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payouts.simulateFailure(merchantOf(context), params.PayoutUniqueReference, body.Reason),
+    }),
+    simulatePayoutReturn: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.payouts.simulateReturn(merchantOf(context), params.PayoutUniqueReference, body.ReturnCode),
+    }),
 
     createWebhook: async ({ body, headers, context }) => {
       const { body: webhook, replayed } = await s.webhooks.create(merchantOf(context), body, headers['idempotency-key']);
@@ -74,6 +86,10 @@ export function merchantHandlers(s: Services): MerchantHandlers {
       body: await s.webhooks.rotateSecret(merchantOf(context), params.id),
     }),
     testWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhookDeliveries.test(merchantOf(context), params.id) }),
+    redeliverWebhookDelivery: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.redeliver(merchantOf(context), params.id, params.deliveryId),
+    }),
     listWebhookDeliveries: async ({ params, query, context }) => ({
       status: 200,
       body: await s.webhookDeliveries.list(merchantOf(context), params.id, query),

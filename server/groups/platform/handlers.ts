@@ -20,6 +20,10 @@ export function platformHandlers(s: Services): PlatformHandlers {
     listPayees: a.listPayees,
     createPayout: a.createPayout,
     listPayouts: a.listPayouts,
+    getPayout: a.getPayout,
+    simulatePayoutRelease: a.simulatePayoutRelease,
+    simulatePayoutFailure: a.simulatePayoutFailure,
+    simulatePayoutReturn: a.simulatePayoutReturn,
     listEvents: a.listEvents,
     getEvent: a.getEvent,
     calculateFees: async ({ body, context }) => {
