@@ -20,6 +20,8 @@ interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   value: unknown;
+  /** How the parameter is serialised (OpenAPI `style`): `deepObject` sends an object as `name[key]=value`. */
+  style?: string;
 }
 
 /** A server's URL with its variables at their defaults. */
@@ -55,7 +57,7 @@ function parametersOf(doc: Node, o: PlacedOperation): Parameter[] {
     const own = exampleOf(doc, p);
     const value = own ?? exampleOf(doc, deref(doc, p.schema)) ?? deref(doc, p.schema)?.examples?.[0];
     if (p.required && value === undefined) throw new Error(`${o.op.operationId}: required parameter ${p.name} has no example`);
-    if (p.required || own !== undefined) out.push({ name: p.name, in: p.in, value });
+    if (p.required || own !== undefined) out.push({ name: p.name, in: p.in, value, ...(p.style ? { style: p.style } : {}) });
   }
   return out;
 }
@@ -113,10 +115,22 @@ const pathWith = (r: SampleRequest) =>
     return encodeURIComponent(String(p.value));
   });
 
+/** A query parameter's pairs as its style sends them (form, the default: one pair; deepObject: one a key). */
+function queryPairs(p: Parameter): [string, string][] {
+  if (p.style === 'deepObject') {
+    if (!p.value || typeof p.value !== 'object') throw new Error(`${p.name}: a deepObject parameter's example must be an object`);
+    return Object.entries(p.value).map(([key, value]) => [`${p.name}[${key}]`, String(value)]);
+  }
+  if (p.value !== null && typeof p.value === 'object')
+    throw new Error(`${p.name}: no sample serialisation for an object in style ${p.style ?? 'form'}`);
+  return [[p.name, String(p.value)]];
+}
+
 export function curlSample(r: SampleRequest): string {
   const query = r.parameters
     .filter((p) => p.in === 'query')
-    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(p.value))}`)
+    .flatMap(queryPairs)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');
   const url = `${r.server}${pathWith(r)}${query ? `?${query}` : ''}`;
   const lines = [r.method === 'GET' ? `curl ${shellQuote(url)}` : `curl -X ${r.method} ${shellQuote(url)}`];
