@@ -15,7 +15,7 @@ import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { startService, type RunningService } from '../support/service.js';
 import { judge, type Answer } from './contract-oracle.js';
 import { invalidBody, invalidParameters, unknownQuery, type RawBody } from './invalid-inputs.js';
-import { parameterFits, poolsFor, seedBodies, validBody, validParameters } from './valid-inputs.js';
+import { parameterFits, type Pools, poolsFor, seedBodies, validBody, validParameters } from './valid-inputs.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_122);
 /** Runs per operation and input kind (half that for wrong parameters): about 16,000 requests at the default. */
@@ -197,15 +197,6 @@ async function steppedPayouts(count: number, steps: number): Promise<string[]> {
   for (let step = 1; step <= steps; step++) await service.services.engine.round(Date.now() + step * 3_600_000);
   return references;
 }
-/** The payouts an operation bound to a payout's state acts on: made just before it is fuzzed, in the state it needs, so
- * it succeeds whatever the pace of the fuzzing before it (which the sandbox's steps would otherwise race). */
-const payoutsFor: Partial<Record<string, () => Promise<string[]>>> = {
-  cancelPayout: () => newPayouts(5, true),
-  simulatePayoutRelease: () => newPayouts(5, true),
-  simulatePayoutFailure: () => steppedPayouts(5, 1),
-  simulatePayoutReturn: () => steppedPayouts(5, 3),
-};
-
 /** New ACH pushes of the tenant, pending: made just before an operation that needs a transfer not yet settled, so the
  * sandbox's steps (10 s) cannot settle the one transfer of the pool first on a slow machine. */
 async function pendingTransfers(count: number): Promise<number[]> {
@@ -223,26 +214,42 @@ async function pendingTransfers(count: number): Promise<number[]> {
     );
   return ids;
 }
-const transfersFor: Partial<Record<string, () => Promise<number[]>>> = {
-  simulateTransferSettlement: () => pendingTransfers(5),
+/** A registration of its own, enabled, with one delivery (a test event, sent to a target nothing answers): what a
+ * redelivery acts on, made just before it, since the fuzzing before may have disabled or deleted the tenant's. */
+async function delivered(): Promise<Pools> {
+  const webhook = await asMerchant('/v1/webhooks', { url: 'https://hooks.redelivery.example/payouts', signed: true });
+  const delivery = await asMerchant(`/v1/webhooks/${webhook.id}/test`, {});
+  return { id: [webhook.id], deliveryId: [delivery.eventId] };
+}
+/**
+ * What an operation bound to a resource's state acts on, made just before it is fuzzed and in the state it needs, so
+ * it succeeds whatever the pace of the fuzzing before it (which the sandbox's steps would otherwise race): these
+ * values replace the pools' for the names given.
+ */
+const preparedFor: Partial<Record<string, () => Promise<Pools>>> = {
+  cancelPayout: async () => ({ PayoutUniqueReference: await newPayouts(5, true) }),
+  simulatePayoutRelease: async () => ({ PayoutUniqueReference: await newPayouts(5, true) }),
+  simulatePayoutFailure: async () => ({ PayoutUniqueReference: await steppedPayouts(5, 1) }),
+  simulatePayoutReturn: async () => ({ PayoutUniqueReference: await steppedPayouts(5, 3) }),
+  simulateTransferSettlement: async () => ({ transferId: await pendingTransfers(5) }),
+  redeliverWebhookDelivery: delivered,
 };
 
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
-  let payouts: string[] | undefined;
-  let transfers: number[] | undefined;
-  const pools = () => {
+  let prepared: Pools | undefined;
+  const pools = (): Pools => {
     const own = poolsFor(tenant, o.group);
-    if (transfers) return { ...own, transferId: transfers };
-    if (o.group !== 'merchant' && o.group !== 'platform') return own;
-    const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]));
-    return payouts ? { ...all, PayoutUniqueReference: payouts } : all;
+    const all =
+      o.group === 'merchant' || o.group === 'platform'
+        ? Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]))
+        : own;
+    return { ...all, ...prepared };
   };
   // The failed-token-request budget is per address: each token operation starts with a fresh one, as if
   // fuzzed from an address of its own (the real FailedAttempts, not a stand-in).
   beforeAll(async () => {
     if (o.caller === 'none') service.services.failedTokenAttempts = new FailedAttempts();
-    payouts = await payoutsFor[o.operationId]?.();
-    transfers = await transfersFor[o.operationId]?.();
+    prepared = await preparedFor[o.operationId]?.();
   });
 
   it('answers valid requests by its contract, and never refuses a valid body as invalid', async () => {
