@@ -66,7 +66,14 @@ export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }:
   const payout = await unwrap(
     merchant.POST('/v1/payouts', {
       params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
-      body: { PayeeId: payee.id, Amount: 1250, Currency: 'USD', Description: 'November commission' },
+      // metadata: your own keys, shown on every read and event of the payout (and a listPayouts filter).
+      body: {
+        PayeeId: payee.id,
+        Amount: 1250,
+        Currency: 'USD',
+        Description: 'November commission',
+        metadata: { order_id: 'ORD-2026-11-0042' },
+      },
     }),
   );
 

@@ -136,7 +136,8 @@ PAYOUT=$(curl -sS --fail-with-body -X POST "$BASE_URL/v1/payouts" \
   -H "Idempotency-Key: $(uuid)" \
   -H 'Content-Type: application/json' \
   --data @- <<JSON
-{"PayeeId": $PAYEE_ID, "Amount": 1250, "Currency": "USD", "Description": "November commission"}
+{"PayeeId": $PAYEE_ID, "Amount": 1250, "Currency": "USD", "Description": "November commission",
+ "metadata": {"order_id": "ORD-2026-11-0042"}}
 JSON
 ) || fail "$PAYOUT"
 PAYOUT_REF=$(json .PayoutUniqueReference <<<"$PAYOUT")

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
 import { FailedAttempts } from '../../server/auth/failed-attempts.js';
+import { maxWebhooksPerMerchant } from '../../server/webhooks/webhook-registrations.js';
 import { validatorAt } from '../support/contract.js';
 import { servedOperations, type ServedOperation } from '../support/operations.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
@@ -215,8 +216,15 @@ async function pendingTransfers(count: number): Promise<number[]> {
   return ids;
 }
 /** A registration of its own, enabled, with one delivery (a test event, sent to a target nothing answers): what a
- * redelivery acts on, made just before it, since the fuzzing before may have disabled or deleted the tenant's. */
+ * redelivery acts on, made just before it, since the fuzzing before may have disabled or deleted the tenant's. The
+ * fuzzing may also have made as many registrations as a merchant may hold: one of them goes first. */
 async function delivered(): Promise<Pools> {
+  const headers = { authorization: `Bearer ${tenant.merchantToken}` };
+  const held = (await (await fetch(`${service.baseUrl}/v1/webhooks`, { headers })).json()) as { id: string }[];
+  if (held.length >= maxWebhooksPerMerchant) {
+    const removed = await fetch(`${service.baseUrl}/v1/webhooks?id=${held[0]!.id}`, { method: 'DELETE', headers });
+    expect(removed.status).toBe(204);
+  }
   const webhook = await asMerchant('/v1/webhooks', { url: 'https://hooks.redelivery.example/payouts', signed: true });
   const delivery = await asMerchant(`/v1/webhooks/${webhook.id}/test`, {});
   return { id: [webhook.id], deliveryId: [delivery.eventId] };
