@@ -125,14 +125,16 @@ async function openRedisLimits(url: string, keyPrefix: string, log: Logger): Pro
     if (down) log.info({ redis: where }, 'limit store reachable again');
     down = false;
   });
-  // The first requests should find it connected; when it does not answer in time the service starts anyway and
-  // ioredis goes on reconnecting (the limits meanwhile act as when it fails).
+  // The first requests should find it connected; when it refuses or does not answer in time the service starts
+  // anyway and ioredis goes on reconnecting (the limits meanwhile act as when it fails).
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 3000);
-    client.once('ready', () => {
+    const done = () => {
       clearTimeout(timer);
+      client.off('ready', done).off('error', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, 3000);
+    client.once('ready', done).once('error', done);
   });
   return {
     kind: 'redis',
