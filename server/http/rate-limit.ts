@@ -18,7 +18,7 @@ import { Problem } from '../problems.js';
 export type CallerOf = (req: Request, res: Response) => Promise<string | undefined>;
 
 export function rateLimit(perMinute: number, callerOf: CallerOf = async () => undefined, limits: Limits = memoryLimits()): RequestHandler {
-  const shared = limits.limiter('rate', perMinute, 60);
+  const shared = limits.limiter('rate', perMinute, 60, { refuseSpentLocally: true });
   const local = limits.kind === 'memory' ? shared : limits.local('rate', perMinute, 60);
   return async (req, res, next) => {
     const caller = await callerOf(req, res);

@@ -44,8 +44,11 @@ export type LimitStoreKind = 'memory' | 'postgres' | 'redis';
 export interface Limits {
   /** Where the counts live: this process's memory, or a store every instance shares. */
   readonly kind: LimitStoreKind;
-  /** A limit of `points` counts per key in a window of `durationSeconds`, named apart from the others. */
-  limiter(name: string, points: number, durationSeconds: number): Limiter;
+  /** A limit of `points` counts per key in a window of `durationSeconds`, named apart from the others. With
+   * `refuseSpentLocally`, an instance that has seen a key spend its budget refuses it from memory until the window
+   * closes, without asking the store again (a caller flooding past its limit costs the store nothing more); only
+   * for a limit whose keys are never reset before their window closes. */
+  limiter(name: string, points: number, durationSeconds: number, options?: { refuseSpentLocally?: boolean }): Limiter;
   /** The same limit in this process's memory, whatever the kind: the fallback of a limit that fails open. */
   local(name: string, points: number, durationSeconds: number): Limiter;
   close(): Promise<void>;
@@ -80,7 +83,7 @@ export async function openLimits(store: Store, options: LimitsOptions, log: Logg
   const failures = reporter(log, 'postgres');
   return {
     kind: 'postgres',
-    limiter(name, points, duration) {
+    limiter(name, points, duration, { refuseSpentLocally = false } = {}) {
       // One limiter sweeps windows closed an hour ago out of the table (every five minutes, not critical).
       const clearExpiredByTimeout = !sweeping;
       sweeping = true;
@@ -93,6 +96,7 @@ export async function openLimits(store: Store, options: LimitsOptions, log: Logg
         keyPrefix: name,
         points,
         duration,
+        inMemoryBlockOnConsumed: refuseSpentLocally ? points : undefined,
       });
       return wrap(limiter, (err) => failures(name, err));
     },
@@ -138,13 +142,14 @@ async function openRedisLimits(url: string, keyPrefix: string, log: Logger): Pro
   });
   return {
     kind: 'redis',
-    limiter(name, points, duration) {
+    limiter(name, points, duration, { refuseSpentLocally = false } = {}) {
       const limiter = new RateLimiterRedis({
         storeClient: client,
         rejectIfRedisNotReady: true,
         keyPrefix: `${keyPrefix}:${name}`,
         points,
         duration,
+        inMemoryBlockOnConsumed: refuseSpentLocally ? points : undefined,
       });
       return wrap(limiter, (err) => failures(name, err));
     },
