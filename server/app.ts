@@ -104,7 +104,7 @@ export function createApp(
   app.use(
     chain([
       token,
-      rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined)),
+      rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined), services.limits),
       ...bodyParsers,
     ]),
   );

@@ -12,6 +12,10 @@ export interface Config {
   webhookTimeoutMs: number;
   logLevel: string;
   rateLimitPerMinute: number;
+  /** Redis for the limits shared by instances on PostgreSQL (limits/limits.ts); unset: PostgreSQL itself. Never logged. */
+  redisUrl: string | undefined;
+  /** What the limits' Redis keys start with, so deployments sharing one Redis count apart. */
+  redisKeyPrefix: string;
   validateResponses: boolean;
   runWorkers: boolean;
   docsDir: string;
@@ -57,6 +61,20 @@ function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'headersTimeoutMs' | 're
   return { headersTimeoutMs, requestTimeoutMs };
 }
 
+/** A redis:// or rediss:// URL; the error never repeats the value, which may hold a password. */
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new Error('REDIS_URL must be a redis:// or rediss:// URL.');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000),
@@ -67,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1),
+    redisUrl: redisUrl(env),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payouts',
     validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: flag(env, 'RUN_WORKERS', true),
     docsDir: resolve(packageRoot, 'docs/dist'),

@@ -23,13 +23,14 @@ try {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
   const why = code === 'EADDRINUSE' ? 'the port is already in use; stop what holds it or set PORT' : (err as Error).message;
   console.error(`Cannot listen on ${config.host}:${config.port} (${code}): ${why}.`);
+  await services.limits.close();
   await store.close();
   process.exit(1);
 }
 if (config.runWorkers) for (const worker of workersOf(services)) worker.start();
 const { port } = server.address() as AddressInfo;
 const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
-log.info({ port, store: store.dialect, environment: config.environment }, 'listening');
+log.info({ port, store: store.dialect, limits: services.limits.kind, environment: config.environment }, 'listening');
 // An operator must not read "accepted" as "sent": this build has no rail for production (DECISIONS).
 if (config.environment === 'production')
   log.warn('production without a rail: payouts, payments and ACH and wire transfers stay in their first state, verifications pending');
@@ -42,6 +43,7 @@ async function stop(signal: string): Promise<void> {
   log.info({ signal }, 'stopping');
   server.close();
   await Promise.all(workersOf(services).map((worker) => worker.stop()));
+  await services.limits.close();
   await store.close();
   process.exit(0);
 }

@@ -30,12 +30,15 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookRegistrations } from './webhooks/webhook-registrations.js';
 import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
 import { Events } from './events/events.js';
+import { type Limits, openLimits } from './limits/limits.js';
 
 export interface Services {
   store: Store;
   log: Logger;
   credentials: Credentials;
   tokens: TokenIssuer;
+  /** Where the rate limit and the failed token request limits count (limits/limits.ts); closed with the store. */
+  limits: Limits;
   failedTokenAttempts: FailedAttempts;
   payees: Payees;
   accounts: PayeeAccounts;
@@ -58,7 +61,11 @@ export async function createServices(
   store: Store,
   config: Config,
   log: Logger,
-  options: { resolve?: Resolver /** The clock of token issue, expiry and limits (tests move it). */; now?: () => number } = {},
+  options: {
+    resolve?: Resolver;
+    /** The clock of token issue and expiry (tests move it). The limits count on Date.now, as rate-limiter-flexible does. */
+    now?: () => number;
+  } = {},
 ): Promise<Services> {
   const { environment } = config;
   // This build's only rail and bank are the sandbox's. Production has none (no adapter to a real one is part of it):
@@ -67,6 +74,7 @@ export async function createServices(
   const sandbox = environment === 'sandbox';
   const rail = sandbox ? sandboxRail : noRail;
   const payees = new Payees(store);
+  const limits = await openLimits(store, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, log);
   const credentials = new Credentials(store, new ClientGenerations(store, { now: options.now }));
   const dispatcher = new WebhookDispatcher(
     store,
@@ -122,7 +130,8 @@ export async function createServices(
     log,
     credentials,
     tokens: new TokenIssuer(await loadSigningKey(store), credentials.generations, { now: options.now }),
-    failedTokenAttempts: new FailedAttempts({ now: options.now }),
+    limits,
+    failedTokenAttempts: new FailedAttempts(limits),
     payees,
     accounts: new PayeeAccounts(store, payees),
     payouts: new Payouts(store, {

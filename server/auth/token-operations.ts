@@ -16,10 +16,10 @@ export async function issueTokenFor(
   context: RequestContext,
   refusal: () => Problem = invalidBodyClient,
 ): Promise<TokenResult> {
-  const attempt = services.failedTokenAttempts.begin(clientId, context.ip);
+  const attempt = await services.failedTokenAttempts.begin(clientId, context.ip);
   const principal = await services.credentials.authenticate(kind, clientId, clientSecret);
   if (!principal) throw refusal();
-  attempt.succeeded();
+  await attempt.succeeded();
   return { status: 200, body: await services.tokens.issue(principal), headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
 }
 

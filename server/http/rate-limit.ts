@@ -3,36 +3,37 @@
 // names (so asking for more tokens buys no more requests), or per client address for a request without a
 // token that verifies. Every response carries the RateLimit-* headers; past the limit, a 429 problem with
 // Retry-After.
+//
+// The counts live where `limits` keeps them (limits/limits.ts): shared by every instance on PostgreSQL or Redis,
+// in this process on the embedded store. When the shared store cannot be reached, this limit fails open to this
+// process's own memory (the same budget per instance, so at most N budgets with N instances) and the limits
+// module logs it: the limit protects capacity, and refusing every request while a counter store is out would turn
+// its outage into an outage of the payments API. The failed token request limits fail closed instead.
 import type { Request, RequestHandler, Response } from 'express';
 import { sendProblem } from './errors.js';
+import { type Count, type Limits, memoryLimits } from '../limits/limits.js';
 import { Problem } from '../problems.js';
 
 /** Who the request's valid token speaks for (`merchant:42`), or undefined when it has none that verifies. */
 export type CallerOf = (req: Request, res: Response) => Promise<string | undefined>;
 
-export function rateLimit(perMinute: number, callerOf: CallerOf = async () => undefined, now: () => number = Date.now): RequestHandler {
-  const windows = new Map<string, { start: number; used: number }>();
-  let lastSweep = now();
+export function rateLimit(perMinute: number, callerOf: CallerOf = async () => undefined, limits: Limits = memoryLimits()): RequestHandler {
+  const shared = limits.limiter('rate', perMinute, 60, { refuseSpentLocally: true });
+  const local = limits.kind === 'memory' ? shared : limits.local('rate', perMinute, 60);
   return async (req, res, next) => {
     const caller = await callerOf(req, res);
-    const t = now();
-    if (t - lastSweep >= 60_000) {
-      // Closed windows are dropped once a minute, so the map holds only callers of the last minute.
-      for (const [key, w] of windows) if (t - w.start >= 60_000) windows.delete(key);
-      lastSweep = t;
-    }
     const key = caller ?? `ip:${req.ip}`;
-    let window = windows.get(key);
-    if (!window || t - window.start >= 60_000) {
-      window = { start: t, used: 0 };
-      windows.set(key, window);
+    let count: Count;
+    try {
+      count = await shared.consume(key);
+    } catch {
+      count = await local.consume(key);
     }
-    const used = ++window.used;
-    const reset = Math.max(1, Math.ceil((window.start + 60_000 - t) / 1000));
+    const reset = Math.max(1, Math.ceil(count.msBeforeNext / 1000));
     res.setHeader('RateLimit-Limit', String(perMinute));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - used)));
+    res.setHeader('RateLimit-Remaining', String(count.remaining));
     res.setHeader('RateLimit-Reset', String(reset));
-    if (used > perMinute) {
+    if (!count.allowed) {
       sendProblem(
         res,
         req,

@@ -235,6 +235,14 @@ export interface IdempotencyKeyTable {
   created_at: number;
 }
 
+/** The limits shared by instances on PostgreSQL (limits/limits.ts); written by rate-limiter-flexible. */
+export interface RateLimitTable {
+  key: string;
+  points: number;
+  /** When the key's window closes (epoch milliseconds). */
+  expire: number | null;
+}
+
 export interface Database extends BankingTables {
   merchants: MerchantTable;
   partners: PartnerTable;
@@ -250,4 +258,5 @@ export interface Database extends BankingTables {
   idempotency_keys: IdempotencyKeyTable;
   payments: PaymentTable;
   payment_status_changes: PaymentStatusChangeTable;
+  rate_limits: RateLimitTable;
 }

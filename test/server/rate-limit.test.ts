@@ -1,9 +1,11 @@
 // The rate limiter's window, on a clock the test moves: each caller's minute opens at its own first request,
 // so no instant hands every caller a fresh budget at once, and a budget spent just before a clock minute
-// turns is still spent just after it (the flaw of a window fixed to the clock's minutes).
+// turns is still spent just after it (the flaw of a window fixed to the clock's minutes). The limiter counts in
+// memory here (the embedded store's limits) on Date.now, as rate-limiter-flexible reads it, so the test moves
+// Date.now; test/reliability/shared-limits.test.ts holds the same limit across two instances.
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateLimit } from '../../server/http/rate-limit.js';
 
 let clock = 0;
@@ -13,20 +15,18 @@ let close: () => void;
 beforeAll(async () => {
   const app = express();
   // The caller is whoever the Authorization header names; the service's own callerOf verifies a token.
-  app.use(
-    rateLimit(
-      2,
-      async (req) => req.headers.authorization,
-      () => clock,
-    ),
-  );
+  app.use(rateLimit(2, async (req) => req.headers.authorization));
   app.get('/ping', (_req, res) => void res.json({ ok: true }));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => server.close();
+  vi.spyOn(Date, 'now').mockImplementation(() => clock);
 });
-afterAll(() => close());
+afterAll(() => {
+  vi.restoreAllMocks();
+  close();
+});
 
 const ping = async (caller: string) => {
   const r = await fetch(`${baseUrl}/ping`, { headers: { authorization: caller } });

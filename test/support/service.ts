@@ -49,7 +49,7 @@ export async function startService(
   options: {
     resolve?: Resolver;
     workers?: boolean;
-    /** The clock of tokens and token-request limits. */
+    /** The clock of tokens (the limits count on Date.now). */
     now?: () => number;
     /** Keep log lines from this level up in `logs` (e.g. 'info' to see audit lines); warn by default. */
     logLevel?: string;
@@ -91,6 +91,7 @@ export async function startService(
       await Promise.all(workersOf(services).map((worker) => worker.stop()));
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await services.limits.close();
       await store.close();
       if (contractViolations.length > 0) throw new Error(`Responses broke the contract:\n${contractViolations.join('')}`);
       if (problems.outside.length > 0)
