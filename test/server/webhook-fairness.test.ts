@@ -88,6 +88,7 @@ describe('the delivery slots and merchant turns', () => {
   const registration = (id: string, merchantId: number, url: string): Registration => ({
     id,
     merchant_id: merchantId,
+    partner_id: null,
     url,
     events: '["payout.created"]',
     environment: 'sandbox',
