@@ -1615,7 +1615,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The registration's id.
-             * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
              */
             id: string;
             /**
@@ -1678,7 +1678,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The registration's id.
-             * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
              */
             id: string;
             /**
@@ -1770,7 +1770,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The registration delivered to.
-             * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
              */
             webhookId: string;
             /**
@@ -2979,7 +2979,7 @@ export interface operations {
             query: {
                 /**
                  * @description The registration's id.
-                 * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+                 * @example 4d3c2b1a-0f9e-4d8c-9b7a-6e5f4d3c2b1a
                  */
                 id: string;
             };

@@ -31,6 +31,13 @@ const grow = (name: string, value: unknown) => {
   grown[name] ??= [];
   if (grown[name].length < 200) grown[name].push(value);
 };
+/** The same for the partner's groups (C and E): their `id` is a partner's webhook registration. */
+const grownPartner: Record<string, (string | number)[]> = {};
+const growPartner = (name: string, value: unknown) => {
+  if (typeof value !== 'string' && typeof value !== 'number') return;
+  grownPartner[name] ??= [];
+  if (grownPartner[name].length < 200) grownPartner[name].push(value);
+};
 /** Successful answers per operation: every operation must have succeeded at least once. */
 const succeeded = new Map<ServedOperation, number>();
 /** Ids of what the fuzzer created, by operationId: read back through every group at the end. */
@@ -117,6 +124,7 @@ async function call(
       grow('PayeeAccountId', body.PayeeAccountId);
       if (o.operationId === 'createWebhook') grow('id', body.id);
     }
+    if (o.operationId === 'createPartnerWebhook') growPartner('id', body.id);
   }
   return { method: o.method.toUpperCase(), url: url.slice(service.baseUrl.length), body: options.body, answer };
 }
@@ -227,12 +235,46 @@ const transfersFor: Partial<Record<string, () => Promise<number[]>>> = {
   simulateTransferSettlement: () => pendingTransfers(5),
 };
 
+/**
+ * A delivery the partner's redelivery can send again: a test event of a live, enabled registration of the partner
+ * (the fuzzing before may have disabled or deleted any), made just before the redelivery is fuzzed.
+ */
+async function partnerDelivery(): Promise<{ id: string; deliveryId: string }> {
+  const as = (method: string, path: string, body?: unknown) =>
+    fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tenant.partnerToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => {
+      const json = (await r.json()) as Record<string, any>;
+      expect(r.status, JSON.stringify(json)).toBeLessThan(300);
+      return json;
+    });
+  const live = await service.services.store.db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('partner_id', '=', tenant.partnerId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const id = live ? live.id : ((await as('POST', '/finance/v1/webhooks', { url: 'https://hooks.fuzz.example/redeliver' })).id as string);
+  await as('PATCH', `/finance/v1/webhooks/${id}`, { enabled: true });
+  const test = await as('POST', `/finance/v1/webhooks/${id}/test`);
+  return { id, deliveryId: test.eventId as string };
+}
+const deliveriesFor: Partial<Record<string, () => Promise<{ id: string; deliveryId: string }>>> = {
+  redeliverPartnerWebhookDelivery: partnerDelivery,
+};
+
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   let payouts: string[] | undefined;
   let transfers: number[] | undefined;
+  let delivery: { id: string; deliveryId: string } | undefined;
   const pools = () => {
     const own = poolsFor(tenant, o.group);
     if (transfers) return { ...own, transferId: transfers };
+    if (delivery) return { ...own, id: [delivery.id], deliveryId: [delivery.deliveryId] };
+    if (o.group === 'partner' || o.group === 'counterparty')
+      return Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grownPartner[name] ?? [])]]));
     if (o.group !== 'merchant' && o.group !== 'platform') return own;
     const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]));
     return payouts ? { ...all, PayoutUniqueReference: payouts } : all;
@@ -243,6 +285,7 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
     if (o.caller === 'none') service.services.failedTokenAttempts = new FailedAttempts();
     payouts = await payoutsFor[o.operationId]?.();
     transfers = await transfersFor[o.operationId]?.();
+    delivery = await deliveriesFor[o.operationId]?.();
   });
 
   it('answers valid requests by its contract, and never refuses a valid body as invalid', async () => {
