@@ -144,6 +144,23 @@ describe.each(stores)('partner webhooks and events on $name', (kind) => {
     const foreign = await second.c.GET('/finance/v1/webhooks/{id}/deliveries', { params: { path: { id: firstHook.id } } });
     expect(foreign.response.status).toBe(404);
     expect(secondHook.events).toEqual(['payment.completed']);
+
+    // A notification of change for its payment reaches the partner too (and the merchant, which selected none of it).
+    await unwrap(
+      first.c.POST('/finance/v1/simulations/payment_request/{paymentId}/notification-of-change', {
+        params: { path: { paymentId: mine.paymentId } },
+        body: { changeCode: 'C01', correctedData: { accountNumber: '000987654321' } },
+      }),
+    );
+    const [noc] = await receiver.waitFor(1, (d) => d.path === '/first' && d.body.includes('"noc.received"'));
+    expect(JSON.parse(noc!.body)).toMatchObject({
+      type: 'noc.received',
+      payment: { paymentId: mine.paymentId, notificationOfChange: { changeCode: 'C01' } },
+    });
+    const latest = await unwrap(first.c.GET('/finance/v1/events', { params: { query: { PageSize: 1 } } }));
+    expect(latest.data).toEqual([JSON.parse(noc!.body)]);
+    expect((await unwrap(acme.a.GET('/v1/events', { params: { query: { Type: ['noc.received'] } } }))).data).toHaveLength(1);
+    expect(receiver.deliveries.some((d) => d.path === '/second' && d.body.includes('"noc.received"'))).toBe(false);
   });
 
   it('manages registrations: get, update, rotate, test, redeliver, delete, each scoped to its partner', async () => {
