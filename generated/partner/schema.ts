@@ -1733,7 +1733,7 @@ export interface components {
          * @enum {string}
          */
         PartnerEventType: "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
-        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for. */
+        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for, and (a copy with its own `id`) to the partner that requested it while that merchant is linked to it. */
         PaymentEvent: {
             id: components["schemas"]["EventId"];
             /**
