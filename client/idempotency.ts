@@ -43,6 +43,7 @@ export const keyedOperations = {
     'POST /finance/v1/recipient-ach',
     'POST /finance/v1/recipient-wire',
     'POST /finance/v1/payment_request',
+    'POST /finance/v1/webhooks',
   ]),
   banking: everyKeyed<BankingPaths>()([
     'POST /finance/api/v1/business',
@@ -56,7 +57,11 @@ export const keyedOperations = {
     'POST /finance/api/v1/transaction/internal/transfer',
     'POST /finance/api/v1/simulations/inbound-transfer',
   ]),
-  counterparty: everyKeyed<CounterpartyPaths>()(['POST /finance/v1/payee', 'POST /finance/v1/payment_request']),
+  counterparty: everyKeyed<CounterpartyPaths>()([
+    'POST /finance/v1/payee',
+    'POST /finance/v1/payment_request',
+    'POST /finance/v1/webhooks',
+  ]),
 };
 
 /** A new key: a random UUID, as the contract advises. */

@@ -36,7 +36,9 @@ export {
   eachBusinessAccount,
   eachCounterparty,
   eachEvent,
+  eachPartnerEvent,
   eachPartnerTransaction,
+  eachPartnerWebhookDelivery,
   eachPayee,
   eachPayout,
   eachRecipient,
@@ -45,10 +47,12 @@ export {
 } from './paginate.js';
 export {
   constructEvent,
+  isPaymentEvent,
   isPayoutEvent,
   receiveEvent,
   receivePayoutEvent,
   type NocEvent,
+  type PartnerWebhookEvent,
   type PaymentEvent,
   type TransferEvent,
   type VerificationEvent,

@@ -17,6 +17,8 @@ type CounterpartySearch = Omit<
   NonNullable<CounterpartyOperations['searchTransactions']['requestBody']>['content']['application/json'],
   'pageNumber'
 >;
+type PartnerEventQuery = Omit<NonNullable<PartnerOperations['listPartnerEvents']['parameters']['query']>, 'Cursor'>;
+type PartnerDeliveryQuery = Omit<NonNullable<PartnerOperations['listPartnerWebhookDeliveries']['parameters']['query']>, 'Cursor'>;
 type CounterpartyQuery = Omit<NonNullable<CounterpartyOperations['listCounterparties']['parameters']['query']>, 'Cursor'>;
 
 /**
@@ -27,6 +29,8 @@ export const pagers = {
   listPayouts: 'eachPayout',
   listEvents: 'eachEvent',
   listWebhookDeliveries: 'eachWebhookDelivery',
+  listPartnerEvents: 'eachPartnerEvent',
+  listPartnerWebhookDeliveries: 'eachPartnerWebhookDelivery',
   listPayees: 'eachPayee',
   listRecipients: 'eachRecipient',
   searchPartnerTransactions: 'eachPartnerTransaction',
@@ -65,6 +69,37 @@ export async function* eachWebhookDelivery(client: MerchantClient, webhookId: st
   do {
     const page = await unwrap(
       client.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { ...query, Cursor: cursor } } }),
+    );
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/**
+ * A partner's events of the last 30 days (its payment requests' `payment.*` and `noc.received`, and its tests), newest
+ * first, following `nextCursor` (groups C and E): how a partner's receiver catches up.
+ */
+export async function* eachPartnerEvent(client: PartnerClient | CounterpartyClient, query: PartnerEventQuery = {}) {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap((client as PartnerClient).GET('/finance/v1/events', { params: { query: { ...query, Cursor: cursor } } }));
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** One of a partner's registrations' deliveries, newest first, following `nextCursor` (groups C and E). */
+export async function* eachPartnerWebhookDelivery(
+  client: PartnerClient | CounterpartyClient,
+  webhookId: string,
+  query: PartnerDeliveryQuery = {},
+) {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap(
+      (client as PartnerClient).GET('/finance/v1/webhooks/{id}/deliveries', {
+        params: { path: { id: webhookId }, query: { ...query, Cursor: cursor } },
+      }),
     );
     yield* page.data;
     cursor = page.nextCursor ?? undefined;

@@ -34,6 +34,11 @@ export type PaymentEvent = Schemas['PaymentEvent'];
 export type NocEvent = Schemas['NocEvent'];
 /** Any event a registration receives, as `listEvents` and `getEvent` return it too. Branch on `type`. */
 export type WebhookEvent = PayoutEvent | TransferEvent | VerificationEvent | PaymentEvent | NocEvent | WebhookTestEvent;
+/**
+ * Any event a partner's registration receives (groups C and E), as `listPartnerEvents` and `getPartnerEvent` return
+ * it too: the payment requests' events, their notifications of change and tests. Branch on `type`.
+ */
+export type PartnerWebhookEvent = PaymentEvent | NocEvent | WebhookTestEvent;
 
 const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled', 'returned'];
 
@@ -107,6 +112,12 @@ export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
     typeof e.timestamp === 'string' &&
     states.includes(e.state as PayoutEventState)
   );
+}
+
+/** Whether an event is one of a payment request's (`payment.<status>`), with the payment. */
+export function isPaymentEvent(event: WebhookEvent | PartnerWebhookEvent): event is PaymentEvent {
+  const e = event as Partial<PaymentEvent>;
+  return event.type.startsWith('payment.') && typeof e.timestamp === 'string' && typeof e.payment === 'object' && e.payment !== null;
 }
 
 /** Parses a payout event's delivery as `receiveEvent` does; any other event is a TypeError. */

@@ -141,9 +141,12 @@ export function compareDocuments(before: Document, after: Document): Comparison 
   const diffs = apiDiff(structuredClone(b), structuredClone(a))
     .filter((d) => !(d.path[0] === 'components' && reportedAtUse.has(String(d.path[1]))))
     // api-smart-diff marks an `examples` entry added or removed as an annotation but leaves a change inside
-    // one unclassified: it is documentation all the same.
+    // one unclassified: it is documentation all the same. So is the document's list of tags (how the reference
+    // groups its operations), which it leaves unclassified too.
     .map((d) =>
-      d.type === 'unclassified' && d.path.some((k) => k === 'examples' || k === 'example') ? { ...d, type: 'annotation' as const } : d,
+      d.type === 'unclassified' && (d.path[0] === 'tags' || d.path.some((k) => k === 'examples' || k === 'example'))
+        ? { ...d, type: 'annotation' as const }
+        : d,
     )
     .map((d) => applyPolicy(d, b, a));
   const counts: Record<ChangeType, number> = { breaking: 0, 'non-breaking': 0, annotation: 0, deprecated: 0, unclassified: 0 };

@@ -13,7 +13,7 @@ import { businessVerificationOutcome, transferOutcome } from '../server/banking/
 import { loadConfig } from '../server/config.js';
 import { eventRetentionMs } from '../server/events/events.js';
 import { deliveryLimits } from '../server/webhooks/delivery-slots.js';
-import { allEvents, maxWebhooksPerMerchant, previousSecretLifetimeMs } from '../server/webhooks/webhook-registrations.js';
+import { allEvents, maxWebhooksPerMerchant, partnerEvents, previousSecretLifetimeMs } from '../server/webhooks/webhook-registrations.js';
 import { renderOpenEnumerations } from './docs-compatibility.js';
 import { deref, operationsOf, property, schema, type Node } from './docs-contract.js';
 import { escapeHtml } from './docs-markdown.js';
@@ -102,6 +102,19 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
     maxWebhooksPerMerchant,
     deref(merchant, listWebhooks.op.responses['200']).content['application/json'].schema.maxItems,
   );
+  // A partner's registrations (groups C and E, one shared contract): the payment requests' events.
+  const partner = bundles.partner;
+  const partnerSelectable = agree(
+    "the event types a partner's registration without events receives",
+    [...partnerEvents],
+    schema(partner, 'PartnerWebhookEventType').enum as string[],
+  );
+  const listPartnerWebhooks = operationsOf(partner).find((o) => o.op.operationId === 'listPartnerWebhooks')!;
+  const maxPartnerWebhooks = agree(
+    'webhook registrations per partner',
+    maxWebhooksPerMerchant,
+    deref(partner, listPartnerWebhooks.op.responses['200']).content['application/json'].schema.maxItems,
+  );
   const tokenLifetime = agree(
     'the token lifetime',
     tokenLifetimeSeconds,
@@ -123,6 +136,9 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
       'test-event': code(delivered.find((e) => !events.includes(e)) ?? 'webhook.test'),
       'payout-states': list(states),
       'max-webhooks': String(maxWebhooks),
+      'partner-event-count': String(partnerSelectable.length),
+      'partner-event-types': list(partnerSelectable),
+      'max-partner-webhooks': String(maxPartnerWebhooks),
       'webhook-timeout-seconds': String(config.webhookTimeoutMs / 1000),
       'deliveries-per-receiver': String(deliveryLimits.perTarget),
       'event-retention-days': String(eventRetentionMs / 86_400_000),

@@ -713,7 +713,7 @@ export interface webhooks {
         put?: never;
         /**
          * noc.received
-         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too.
+         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too. A payment request's goes, as a copy of its own, to the partner that requested it too, while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["nocReceivedWebhook"];
         delete?: never;

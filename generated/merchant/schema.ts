@@ -758,7 +758,7 @@ export interface webhooks {
         put?: never;
         /**
          * noc.received
-         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too.
+         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too. A payment request's goes, as a copy of its own, to the partner that requested it too, while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["nocReceivedWebhook"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.created
-         * @description A payment request was accepted for the merchant (by a partner, for one of its payees). Sent once to every webhook registration of the merchant the payment is for that selected `payment.created`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description A payment request was accepted for the merchant (by a partner, for one of its payees). Sent once to every webhook registration of the merchant the payment is for that selected `payment.created`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentCreatedWebhook"];
         delete?: never;
@@ -798,7 +798,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.processing
-         * @description The payment was submitted to the rail. Sent once to every webhook registration of the merchant the payment is for that selected `payment.processing`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The payment was submitted to the rail. Sent once to every webhook registration of the merchant the payment is for that selected `payment.processing`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentProcessingWebhook"];
         delete?: never;
@@ -818,7 +818,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.sent
-         * @description The payment left the bank. Sent once to every webhook registration of the merchant the payment is for that selected `payment.sent`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The payment left the bank. Sent once to every webhook registration of the merchant the payment is for that selected `payment.sent`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentSentWebhook"];
         delete?: never;
@@ -838,7 +838,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.completed
-         * @description The payment reached the payee's account; `postDate` is set. Sent once to every webhook registration of the merchant the payment is for that selected `payment.completed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The payment reached the payee's account; `postDate` is set. Sent once to every webhook registration of the merchant the payment is for that selected `payment.completed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentCompletedWebhook"];
         delete?: never;
@@ -858,7 +858,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed
-         * @description The payment could not be completed. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.failed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The payment could not be completed. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.failed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentFailedWebhook"];
         delete?: never;
@@ -878,7 +878,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.cancelled
-         * @description The payment was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.cancelled`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The payment was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.cancelled`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentCancelledWebhook"];
         delete?: never;
@@ -898,7 +898,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.returned
-         * @description The receiving bank returned the completed payment (`returnCode`, `returnedOn`). This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.returned`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too.
+         * @description The receiving bank returned the completed payment (`returnCode`, `returnedOn`). This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.returned`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
          */
         post: operations["paymentReturnedWebhook"];
         delete?: never;
@@ -2416,7 +2416,7 @@ export interface components {
             transfer?: components["schemas"]["Transfer"];
             payment?: components["schemas"]["Payment"];
         };
-        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for. */
+        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for, and (a copy with its own `id`) to the partner that requested it while that merchant is linked to it. */
         PaymentEvent: {
             id: components["schemas"]["EventId"];
             /**

@@ -93,6 +93,83 @@ export const routes = [
     "path": "/finance/v1/partner/search_transactions",
     "expressPath": "/finance/v1/partner/search_transactions",
     "atOrigin": false
+  },
+  {
+    "operationId": "listPartnerWebhooks",
+    "method": "get",
+    "path": "/finance/v1/webhooks",
+    "expressPath": "/finance/v1/webhooks",
+    "atOrigin": false
+  },
+  {
+    "operationId": "createPartnerWebhook",
+    "method": "post",
+    "path": "/finance/v1/webhooks",
+    "expressPath": "/finance/v1/webhooks",
+    "atOrigin": false
+  },
+  {
+    "operationId": "deletePartnerWebhook",
+    "method": "delete",
+    "path": "/finance/v1/webhooks",
+    "expressPath": "/finance/v1/webhooks",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getPartnerWebhook",
+    "method": "get",
+    "path": "/finance/v1/webhooks/{id}",
+    "expressPath": "/finance/v1/webhooks/:id",
+    "atOrigin": false
+  },
+  {
+    "operationId": "updatePartnerWebhook",
+    "method": "patch",
+    "path": "/finance/v1/webhooks/{id}",
+    "expressPath": "/finance/v1/webhooks/:id",
+    "atOrigin": false
+  },
+  {
+    "operationId": "rotatePartnerWebhookSecret",
+    "method": "post",
+    "path": "/finance/v1/webhooks/{id}/rotate-secret",
+    "expressPath": "/finance/v1/webhooks/:id/rotate-secret",
+    "atOrigin": false
+  },
+  {
+    "operationId": "testPartnerWebhook",
+    "method": "post",
+    "path": "/finance/v1/webhooks/{id}/test",
+    "expressPath": "/finance/v1/webhooks/:id/test",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listPartnerWebhookDeliveries",
+    "method": "get",
+    "path": "/finance/v1/webhooks/{id}/deliveries",
+    "expressPath": "/finance/v1/webhooks/:id/deliveries",
+    "atOrigin": false
+  },
+  {
+    "operationId": "redeliverPartnerWebhookDelivery",
+    "method": "post",
+    "path": "/finance/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    "expressPath": "/finance/v1/webhooks/:id/deliveries/:deliveryId/redeliver",
+    "atOrigin": false
+  },
+  {
+    "operationId": "listPartnerEvents",
+    "method": "get",
+    "path": "/finance/v1/events",
+    "expressPath": "/finance/v1/events",
+    "atOrigin": false
+  },
+  {
+    "operationId": "getPartnerEvent",
+    "method": "get",
+    "path": "/finance/v1/events/{eventId}",
+    "expressPath": "/finance/v1/events/:eventId",
+    "atOrigin": false
   }
 ] as const satisfies readonly RouteEntry[];
 

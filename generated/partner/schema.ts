@@ -271,6 +271,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Lists the partner's webhook registrations, oldest first. Secrets are never shown again.
+         */
+        get: operations["listPartnerWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Registers a URL to receive the events of the payment requests the partner made: their `payment.*` events and `noc.received`, for the merchants linked to the partner when each event happens (once a merchant is unlinked, none of its later events). The merchant the payment is for receives its own copies, with other ids. Choose the events (every type when omitted) and the environment (`sandbox`, to test first, or `production`; when omitted, the environment of the server it is made on). With `signed: true` the response carries a signing secret, shown this once, and deliveries carry Standard Webhooks signature headers. The URL must be HTTPS and must not resolve to a private, loopback or link-local address. A partner has at most 20 registrations. Send an `Idempotency-Key` to make retries safe: the same key and body replay the 201 with the registration as it is now (`Idempotent-Replayed: true`), the secret included while it is still the registration's (null once rotated), so a registration whose response was lost is not made twice; a registration deleted since answers 404; the same key with another body is refused with 409.
+         */
+        post: operations["createPartnerWebhook"];
+        /**
+         * Remove a webhook
+         * @description Removes one of the partner's registrations, named by the `id` query parameter. Events already being delivered may still arrive.
+         */
+        delete: operations["deletePartnerWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a webhook
+         * @description Returns one of the partner's registrations. Its secret is never shown again.
+         */
+        get: operations["getPartnerWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes a registration's `url`, `events` or `enabled`; what is not sent stays as it is. A new URL passes the same checks as at registration. A disabled registration receives nothing (not even later: events that happen while it is disabled are not delivered to it when it is enabled again; read them with `listPartnerEvents`). The change applies to events not yet sent.
+         */
+        patch: operations["updatePartnerWebhook"];
+        trace?: never;
+    };
+    "/finance/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Gives the registration a new signing secret, shown in this response only. For the next 24 hours every delivery carries two signatures, the new secret's and the previous one's, so receivers can switch without missing a delivery; after that only the new secret signs. Rotating an unsigned registration makes it signed. Rotating again within the 24 hours ends the oldest secret at once.
+         */
+        post: operations["rotatePartnerWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a `webhook.test` event to the registration now, signed like its other deliveries, and answers with the outcome once the receiver has answered (or after the 5-second timeout). It is sent whatever events the registration selected and whether or not it is enabled; it moves no money. The event and its delivery are kept like any other (`getPartnerEvent`, `listPartnerWebhookDeliveries`), except that only the registration's 100 newest test events are kept: an older one is deleted with its delivery. A test counts against the same delivery bounds as real deliveries (64 in flight to one receiver, its scheme, host and port; 128 for one partner): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
+         */
+        post: operations["testPartnerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again by itself; read the event with `getPartnerEvent`, or send it again with `redeliverPartnerWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         */
+        get: operations["listPartnerWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listPartnerWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description Sends the delivery's event again, now, to the registration's current URL: the same body and the same `webhook-id` header (the event's id), so a receiver that already has the event recognises it and skips it; a signed registration's redelivery carries fresh signatures by its current secrets. The answer is the new attempt's outcome once the receiver has answered (or after the 5-second timeout), 200 even when the receiver failed; the attempt is added to `listPartnerWebhookDeliveries` under the same event, with the next `attempt` number. Any delivery can be sent again, whatever its outcome, as long as its event is kept (30 days). Sending again changes nothing but the receiver's copy, so a repeated request is safe without an `Idempotency-Key`: it sends the event once more, with the same `webhook-id`. A disabled registration is refused with 409 (`https://payouts.example/problems/conflict`): enable it first. A redelivery counts against the same delivery bounds as every delivery (64 in flight to one receiver, its scheme, host and port; 128 for one partner): when no delivery slot is free it is refused with 429 (`https://payouts.example/problems/rate-limited`) and a `Retry-After` in seconds, and nothing is sent or stored.
+         */
+        post: operations["redeliverPartnerWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the partner's events of the last 30 days, newest first: the `payment.*` and `noc.received` events of the payment requests it made, for merchants linked to it when each event happened, and its `webhook.test` events, whether or not a webhook registration received them, each with the body its deliveries carried (the same `id`). A receiver that was down recovers what it missed by listing from when it went down (`CreatedFrom`) and handling the ids it has not seen. Filter by `Type` (repeatable) and by time. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Events older than 30 days are deleted. The merchant a payment is for has its own copies of these events, with other ids; a partner never sees another partner's events.
+         */
+        get: operations["listPartnerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8zs0a1b2c3d4e5f6g7h8j9
+                 */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description Returns one of the partner's events of the last 30 days, with the body its deliveries carried. Another partner's or a merchant's event, or one older than 30 days, is reported as not found.
+         */
+        get: operations["getPartnerEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1303,6 +1501,615 @@ export interface components {
              */
             totalCount: number;
         };
+        /**
+         * @description An event a partner's registration can select: a payment request's (`payment.<status>`) or a notification of change for one (`noc.received`), for the payment requests the partner made for its linked merchants. A registration made without `events` receives every one of them. `webhook.test` is sent by `testPartnerWebhook` whatever is selected.
+         * @example payment.completed
+         * @enum {string}
+         */
+        PartnerWebhookEventType: "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned";
+        /**
+         * @description Where the event happened: `sandbox` (the sandbox rail) or `production`. A registration receives only the events of its own environment.
+         * @example sandbox
+         * @enum {string}
+         */
+        EventEnvironment: "sandbox" | "production";
+        /** @description A webhook registration. Its secret, if any, is never shown again. */
+        PartnerWebhook: {
+            /**
+             * Format: uuid
+             * @description The registration's id.
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The receiving address.
+             * @example https://hooks.partner.example/payments
+             */
+            url: string;
+            /** @description The events delivered to this address. */
+            events: (components["schemas"]["PartnerWebhookEventType"] | components["schemas"]["OpenEnumValue"])[];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Whether deliveries carry signature headers.
+             * @example false
+             */
+            signed: boolean;
+            /**
+             * @description Whether events are delivered to this registration (`updatePartnerWebhook` turns it off and on).
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Whether a failed delivery is tried again by itself (see `createPartnerWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
+             * Format: date-time
+             * @description When the registration was made (UTC).
+             * @example 2026-11-02T13:58:20.004Z
+             */
+            createdOn: string;
+        };
+        /** @description A webhook registration. */
+        PartnerWebhookCreateRequest: {
+            /**
+             * Format: uri
+             * @description The receiving address. It must be `https://` and must not resolve to a private, loopback or link-local address; a server run for local development may allow `http://` and local addresses.
+             * @example https://hooks.partner.example/payments
+             */
+            url: string;
+            /** @description The events to receive; every event type when omitted. */
+            events?: components["schemas"]["PartnerWebhookEventType"][];
+            environment?: components["schemas"]["EventEnvironment"];
+            /**
+             * @description When true, a signing secret is created and deliveries carry Standard Webhooks signature headers.
+             * @default false
+             * @example false
+             */
+            signed?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Default false.
+             * @default false
+             * @example true
+             */
+            retries?: boolean;
+        };
+        /** @description A new webhook registration, with its signing secret when one was asked for. The secret is shown this once. */
+        PartnerWebhookCreated: {
+            /**
+             * Format: uuid
+             * @description The registration's id.
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The receiving address.
+             * @example https://hooks.partner.example/payments
+             */
+            url: string;
+            /** @description The events delivered to this address. */
+            events: (components["schemas"]["PartnerWebhookEventType"] | components["schemas"]["OpenEnumValue"])[];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Whether deliveries carry signature headers.
+             * @example false
+             */
+            signed: boolean;
+            /**
+             * @description Whether events are delivered to this registration (`updatePartnerWebhook` turns it off and on).
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Whether a failed delivery is tried again by itself (see `createPartnerWebhook`). False unless asked for: each event is then delivered once.
+             * @example false
+             */
+            retries: boolean;
+            /**
+             * Format: date-time
+             * @description When the registration was made (UTC).
+             * @example 2026-11-02T13:58:20.004Z
+             */
+            createdOn: string;
+            /**
+             * @description The signing secret (`whsec_` and base64), shown only in this response (and its idempotent replays while it is still the registration's secret); null when `signed` is false, and in a replay after the secret was rotated. Keep it private.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string | null;
+        };
+        /** @description What to change in a webhook registration; at least one field. Fields not sent stay as they are. */
+        PartnerWebhookUpdateRequest: {
+            /**
+             * Format: uri
+             * @description The new receiving address, checked as at registration: `https://`, not resolving to a private, loopback or link-local address (a server run for local development may allow `http://` and local addresses).
+             * @example https://hooks.partner.example/payments/v2
+             */
+            url?: string;
+            /** @description The events to receive from now on. */
+            events?: components["schemas"]["PartnerWebhookEventType"][];
+            /**
+             * @description False stops deliveries to this registration; true starts them again (for events that happen from then on).
+             * @example false
+             */
+            enabled?: boolean;
+            /**
+             * @description True: a delivery that fails with a 5xx, 408 or 429 status, a timeout or a connection error is tried again by itself, up to 9 more times over about 24 hours (after 30 seconds, 2 and 10 minutes, half an hour, 1, 2, 4, 8 and 8 hours), each attempt recorded in the delivery log, stopping at the first 2xx. Other 4xx answers are final. False: each event is delivered once. Applies to deliveries made from then on.
+             * @example true
+             */
+            retries?: boolean;
+        };
+        /** @description A webhook registration with its new signing secret, shown this once, and when the previous secret stops signing. */
+        PartnerWebhookSecretRotated: components["schemas"]["PartnerWebhook"] & {
+            /**
+             * @description The new signing secret (`whsec_` and base64), shown only in this response. Keep it private.
+             * @example whsec_Q2hhbmdlZFNlY3JldEZvclJvdGF0aW9u
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry the previous secret's signature; null when the registration had no secret before.
+             * @example 2026-11-03T14:20:00.000Z
+             */
+            previousSecretExpiresOn: string | null;
+        };
+        /**
+         * @description An event's id: `evt_` and 26 random, time-ordered characters. Unique across the service and never reused; the `webhook-id` header of every delivery of the event carries it, so a receiver can tell a delivery it has seen from a new one, and `getEvent` reads it back.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+         */
+        EventId: string;
+        /**
+         * @description What happened: a payout entered a state (`payout.<state>`), a partner payment request entered a status (`payment.<status>`), a banking transfer was accepted or entered a status (`transfer.<status>`), an identity verification changed (`verification.updated`), a bank sent a notification of change (`noc.received`), or a `webhook.test` delivery was asked for.
+         * @example payout.completed
+         * @enum {string}
+         */
+        EventType: "payout.created" | "payout.processing" | "payout.sent" | "payout.completed" | "payout.failed" | "payout.cancelled" | "payout.returned" | "transfer.created" | "transfer.processing" | "transfer.completed" | "transfer.failed" | "transfer.returned" | "verification.updated" | "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
+        /** @description One attempt to deliver one event to one registration. Each event is delivered once (attempt 1); later attempts are the caller's redeliveries (`redeliverPartnerWebhookDelivery`). An attempt's outcome is final, except that an attempt `sending` for more than a minute (its sender stopped) becomes `unknown`. */
+        PartnerWebhookDelivery: {
+            eventId: components["schemas"]["EventId"];
+            eventType: components["schemas"]["EventType"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: uuid
+             * @description The registration delivered to.
+             * @example 6e1f0c2a-3b4d-4e5f-8a6b-7c8d9e0f1a2b
+             */
+            webhookId: string;
+            /**
+             * Format: uri
+             * @description The address the delivery went to (the registration's URL at that time).
+             * @example https://hooks.partner.example/payments
+             */
+            url: string;
+            /**
+             * Format: int32
+             * @description Which attempt at this event's delivery to this registration: 1 for the delivery made when the event happened, 2 and up for each redelivery, in the order they were made.
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description `delivered`: the receiver answered 2xx. `failed`: another status, no answer within 5 seconds, or a connection error. `refused`: not sent, because the URL now resolves to an address deliveries may not go to. `sending`: in flight. `unknown`: the sending process stopped before it recorded the answer; the receiver may or may not have the event.
+             * @example delivered
+             */
+            outcome: ("sending" | "delivered" | "failed" | "refused" | "unknown") | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status, or null when it did not answer.
+             * @example 200
+             */
+            statusCode: number | null;
+            /**
+             * Format: int32
+             * @description Milliseconds from sending to the answer (or to giving up); null when not sent.
+             * @example 112
+             */
+            durationMs: number | null;
+            /**
+             * @description Why the delivery did not succeed; null when it did.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was sent (UTC).
+             * @example 2026-11-02T14:05:03.501Z
+             */
+            attemptedOn: string;
+        };
+        /** @description A page of deliveries, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        PartnerWebhookDeliveryList: {
+            /** @description The deliveries on this page. */
+            data: components["schemas"]["PartnerWebhookDelivery"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @description What happened to a payment request the partner made: it was accepted or entered a status (`payment.<status>`), or the payee's bank sent a notification of change (`noc.received`); or a `webhook.test` delivery was asked for.
+         * @example payment.completed
+         * @enum {string}
+         */
+        PartnerEventType: "noc.received" | "payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned" | "webhook.test";
+        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for, and (a copy with its own `id`) to the partner that requested it while that merchant is linked to it. */
+        PaymentEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description `payment.created` when it is accepted, then `payment.<state>` for each state it enters.
+             * @example payment.completed
+             */
+            type: ("payment.created" | "payment.processing" | "payment.sent" | "payment.completed" | "payment.failed" | "payment.cancelled" | "payment.returned") | components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             * @example 2026-11-02T15:20:44.100Z
+             */
+            timestamp: string;
+            payment: components["schemas"]["Payment"];
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a transfer (ACH, wire or internal) made from or to one of the calling merchant's accounts.
+         * @example 98113
+         */
+        TransferId: number;
+        /**
+         * @description Kind of transfer (the operation that created it): the five the merchant sends, and the inbound credits that arrive from outside (`INBOUND_ACH`, `INBOUND_WIRE`; in the sandbox, by `simulateInboundTransfer`).
+         * @example ACH_PUSH
+         * @enum {string}
+         */
+        TransferType: "ACH_PULL" | "ACH_PUSH" | "WIRE_DOMESTIC" | "WIRE_INTERNATIONAL" | "INTERNAL" | "INBOUND_ACH" | "INBOUND_WIRE";
+        /**
+         * @description Life cycle: `pending` (accepted, funds held, not yet submitted) → `processing` (submitted to ACH, Fedwire or SWIFT) → `completed` (settled, entries posted); the sandbox takes each step after `SANDBOX_STEP_MS`. `pending` or `processing` → `failed` (rejected before settlement; holds released). `completed` → `returned` (an ACH return or a returned wire; reversing entries posted). `INTERNAL` transfers are `completed` at creation. `failed` and `returned` are final.
+         * @example pending
+         * @enum {string}
+         */
+        TransferStatus: "pending" | "processing" | "completed" | "failed" | "returned";
+        /**
+         * Format: int64
+         * @description Identifier of a bank account of one of the calling merchant's businesses.
+         * @example 300021
+         */
+        AccountId: number;
+        /**
+         * Format: int64
+         * @description Identifier of a counterparty (the external side of ACH and wire transfers) of one of the calling merchant's businesses.
+         * @example 7734
+         */
+        CounterpartyId: number;
+        /** @description One side of a transfer: an account of the merchant's businesses (`ACCOUNT`) or a counterparty (`COUNTERPARTY`). The account number shows only its last 4 characters. */
+        TransferParty: {
+            /**
+             * @description Which kind of party this is.
+             * @example ACCOUNT
+             */
+            type: ("ACCOUNT" | "COUNTERPARTY") | components["schemas"]["OpenEnumValue"];
+            /** @description The account, for `ACCOUNT`; null otherwise. */
+            accountId: components["schemas"]["AccountId"] | null;
+            /** @description The counterparty, for `COUNTERPARTY`; null otherwise. */
+            counterpartyId: components["schemas"]["CounterpartyId"] | null;
+            /**
+             * @description Account name or counterparty name.
+             * @example Operating
+             */
+            name: string;
+            /**
+             * @description The last 4 characters of the account number or IBAN.
+             * @example 0021
+             */
+            accountNumber: string;
+        };
+        /**
+         * @description Free text kept on the transfer, at most 500 characters. For ACH its first 80 characters travel as the addenda record; for wires use `remittanceInformation` for what the beneficiary sees.
+         * @example November supplier invoice 0042
+         */
+        TransferDescription: string | null;
+        /**
+         * @description The caller's own reference for the transfer (an invoice or payment id), 1 to 64 printable ASCII characters without spaces. Stored and echoed; not required to be unique and not used for idempotency (send `Idempotency-Key` for that).
+         * @example inv-2026-11-0042
+         */
+        "ExternalId-2": string | null;
+        /**
+         * @description NACHA Standard Entry Class: `CCD` (business account, corporate authorization), `PPD` (consumer account, written authorization) or `WEB` (consumer account, authorized online). When omitted: `CCD` for a `BUSINESS` counterparty, `PPD` for an `INDIVIDUAL`.
+         * @example CCD
+         * @enum {string}
+         */
+        AchSecCode: "CCD" | "PPD" | "WEB";
+        /** @description ACH specifics of a transfer. */
+        AchTransferDetails: {
+            secCode: components["schemas"]["AchSecCode"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description Whether it goes in a same-day window.
+             * @example false
+             */
+            sameDay: boolean;
+            /**
+             * Format: date
+             * @description The settlement date requested in the ACH batch (YYYY-MM-DD).
+             * @example 2026-11-03
+             */
+            effectiveDate: string;
+            /**
+             * @description The 15-digit ACH trace number, once submitted; null while `pending`.
+             * @example 084101020000123
+             */
+            traceNumber: string | null;
+        };
+        /**
+         * @description Why an international wire is sent, as required by many receiving countries.
+         * @example GOODS
+         * @enum {string}
+         */
+        PurposeOfPayment: "GOODS" | "SERVICES" | "SALARY" | "INTERCOMPANY" | "INVESTMENT" | "LOAN" | "RENT" | "TAX" | "OTHER";
+        /**
+         * @description Who pays the correspondent and beneficiary bank charges of an international wire (SWIFT field 71A): `OUR` (the sender), `SHA` (shared) or `BEN` (the beneficiary).
+         * @example SHA
+         * @enum {string}
+         */
+        ChargeBearer: "OUR" | "SHA" | "BEN";
+        /**
+         * @description What the beneficiary sees on the wire (Fedwire originator-to-beneficiary information, SWIFT field 70), at most 140 characters, or null.
+         * @example Invoice 0042
+         */
+        RemittanceInformation: string | null;
+        /** @description The conversion of an international wire sent in another currency than USD: the account is debited `sourceAmount` USD, the beneficiary is sent `targetAmount`. `sourceAmount` is `targetAmount / rate` rounded up to the cent, so the debit always covers the value sent. */
+        FxConversion: {
+            /** @description USD debited from the account. */
+            sourceAmount: components["schemas"]["DecimalAmount"];
+            /** @description Always USD. */
+            sourceCurrency: components["schemas"]["CurrencyCode"];
+            /** @description Amount sent, as requested. */
+            targetAmount: components["schemas"]["DecimalAmount"];
+            /** @description Currency sent. */
+            targetCurrency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description Units of `targetCurrency` per 1 USD, fixed when the transfer was created.
+             * @example 0.9210
+             */
+            rate: string;
+        };
+        /** @description Wire specifics of a transfer. */
+        WireTransferDetails: {
+            /** @description Purpose of an international wire; null for a domestic wire. */
+            purposeOfPayment: components["schemas"]["PurposeOfPayment"] | components["schemas"]["OpenEnumValue"] | null;
+            /** @description Charge bearer of an international wire; null for a domestic wire. */
+            chargeBearer: components["schemas"]["ChargeBearer"] | null;
+            remittanceInformation: components["schemas"]["RemittanceInformation"];
+            /**
+             * @description Fedwire Input Message Accountability Data of a domestic wire once sent; null otherwise.
+             * @example 20261102B1QGC01C000123
+             */
+            imad: string | null;
+            /**
+             * Format: uuid
+             * @description SWIFT gpi Unique End-to-end Transaction Reference of an international wire once sent; null otherwise.
+             * @example e5d0a6d2-8f2b-4c5e-9a1d-3b7c2e4f6a81
+             */
+            uetr: string | null;
+            /** @description The conversion, when the wire is sent in another currency than USD; null otherwise. */
+            fx: components["schemas"]["FxConversion"] | null;
+        };
+        /** @description One entry of the transfer on the double-entry ledger. A transfer's entries always balance: its debits equal its credits. Business accounts are `account:<id>`; the bank's clearing accounts for the rails are `settlement:ach`, `settlement:wire_domestic` and `settlement:wire_international`. */
+        LedgerEntry: {
+            /**
+             * @description The ledger account of the entry.
+             * @example account:300021
+             */
+            ledgerAccount: string;
+            /** @description The business account of the entry; null for a settlement account. */
+            accountId: components["schemas"]["AccountId"] | null;
+            /**
+             * @description A debit takes money from the ledger account, a credit adds to it.
+             * @example DEBIT
+             * @enum {string}
+             */
+            direction: "DEBIT" | "CREDIT";
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description `pending` entries hold funds (a pending debit lowers `available`, not `ledger`); `posted` entries make the ledger balance; `voided` pending entries were released when the transfer failed. A posted entry is never changed: a return adds reversing entries.
+             * @example posted
+             */
+            status: ("pending" | "posted" | "voided") | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the entry was written (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            createdOn: string;
+        };
+        /**
+         * @description An exact decimal amount in the currency's major unit, as a string, with the currency's number of decimals (`"1250.00"`). Negative (`"-250.91"`) only when a returned ACH pull took an account below zero.
+         * @example 23750.00
+         */
+        SignedDecimalAmount: string;
+        /** @description Balance of an account on the double-entry ledger. `ledger` is the sum of posted entries; `available` is `ledger` minus pending debits (holds of transfers not yet posted): what a new debit may use. Pending credits count in neither. */
+        Balance: {
+            accountId: components["schemas"]["AccountId"];
+            /** @description Currency of the account (USD). */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Amount a new debit may use. */
+            available: components["schemas"]["SignedDecimalAmount"];
+            /** @description Sum of posted entries. */
+            ledger: components["schemas"]["SignedDecimalAmount"];
+            /**
+             * Format: date-time
+             * @description The instant the balance was read (UTC).
+             * @example 2026-11-02T16:02:11.300Z
+             */
+            asOf: string;
+        };
+        /**
+         * @description Why a transfer failed or was returned.
+         * @example insufficient_funds
+         * @enum {string}
+         */
+        TransferReasonCode: "insufficient_funds" | "account_closed" | "no_account" | "invalid_account_number" | "unauthorized_debit" | "payment_stopped" | "beneficiary_bank_rejected" | "compliance_rejected" | "network_rejected";
+        /** @description One reason for a transfer's failure or return. */
+        TransferReason: {
+            code: components["schemas"]["TransferReasonCode"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * @description The rail's own code (an ACH return code such as `R01`, a SWIFT reason code), or null.
+             * @example R01
+             */
+            networkCode: string | null;
+            /**
+             * @description Human-readable explanation.
+             * @example The counterparty's bank returned the debit for insufficient funds.
+             */
+            message: string;
+        };
+        /**
+         * @description The return reason code the network reported: an ACH return code (`R01` insufficient funds, `R02` account closed, `R03` no account, `R04` invalid account number, ... `R85`), or for a returned wire its ISO 20022 reason (`AC04` closed account, ...).
+         * @example R01
+         */
+        ReturnCode: string;
+        /**
+         * @description An ACH notification-of-change code (`C01` incorrect account number, `C02` incorrect routing number, `C03` both, `C05` incorrect account type, `C06` account number and type, `C07` routing number, account number and type).
+         * @example C01
+         */
+        ChangeCode: string;
+        /**
+         * @description Kind of deposit account.
+         * @example CHECKING
+         * @enum {string}
+         */
+        AccountType: "CHECKING" | "SAVINGS";
+        /** @description The corrections a notification of change carries; only the fields its change code corrects are present. Apply them to the counterparty (or recipient) before the next transfer: the network accepts the old data for a while, then returns the entries. */
+        CorrectedData: {
+            routingNumber?: components["schemas"]["AbaRoutingNumber"];
+            /**
+             * @description The corrected account number, whole (only the account's owner receives it).
+             * @example 000123456780
+             */
+            accountNumber?: string;
+            /**
+             * @description The corrected account type.
+             * @example SAVINGS
+             */
+            accountType?: components["schemas"]["AccountType"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description A notification of change (NOC) the receiving bank sent for an ACH entry: the entry settled, no money moved back, and the data to use from now on is in `correctedData`. */
+        NotificationOfChange: {
+            changeCode: components["schemas"]["ChangeCode"];
+            correctedData: components["schemas"]["CorrectedData"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            receivedOn: string;
+        };
+        /** @description A transfer and its entries on the double-entry ledger. `amount` and `currency` are as requested; for an international wire in another currency the USD debit is in `wire.fx` and in the entries. */
+        Transfer: {
+            id: components["schemas"]["TransferId"];
+            type: components["schemas"]["TransferType"] | components["schemas"]["OpenEnumValue"];
+            status: components["schemas"]["TransferStatus"] | components["schemas"]["OpenEnumValue"];
+            amount: components["schemas"]["DecimalAmount"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The side debited. */
+            from: components["schemas"]["TransferParty"];
+            /** @description The side credited. */
+            to: components["schemas"]["TransferParty"];
+            description: components["schemas"]["TransferDescription"];
+            externalId: components["schemas"]["ExternalId-2"];
+            /** @description ACH specifics; null for wires and internal transfers. */
+            ach: components["schemas"]["AchTransferDetails"] | null;
+            /** @description Wire specifics; null for ACH and internal transfers. */
+            wire: components["schemas"]["WireTransferDetails"] | null;
+            /** @description The internal transfer that first moved a shortfall from the debited account's funding account; null when none was needed. */
+            fundingTransferId: components["schemas"]["TransferId"] | null;
+            /** @description The transfer's ledger entries, oldest first: one debit and one credit, plus a reversing pair after a return. */
+            ledgerEntries: components["schemas"]["LedgerEntry"][];
+            /** @description Balance of the transfer's account (the request's `accountId`) when this answer was made: just after the entries were written in a creation's answer, now in a read or an event. */
+            accountBalance: components["schemas"]["Balance"];
+            /** @description Why the transfer failed or was returned; empty otherwise. */
+            reasons: components["schemas"]["TransferReason"][];
+            /** @description The return reason code once the transfer is `returned` (also the reason's `networkCode`); null otherwise. */
+            returnCode: components["schemas"]["ReturnCode"] | null;
+            /**
+             * Format: date-time
+             * @description When the return was received (UTC); null unless `returned`.
+             * @example null
+             */
+            returnedOn: string | null;
+            /** @description The latest notification of change received for this ACH transfer, or null. It moves no money. */
+            notificationOfChange: components["schemas"]["NotificationOfChange"] | null;
+            /**
+             * Format: date-time
+             * @description When the transfer was accepted (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            createdOn: string;
+            /**
+             * Format: date-time
+             * @description When the transfer last changed state (UTC).
+             * @example 2026-11-02T16:00:00.412Z
+             */
+            updatedOn: string;
+            metadata: components["schemas"]["Metadata"];
+        };
+        /** @description The body of a `noc.received` event: a receiving bank sent a notification of change for an ACH entry, a banking transfer's (`transfer`) or a payment request's (`payment`; exactly one of the two is present). No money moved; the corrected data is in its `notificationOfChange`. Apply it (to the counterparty or recipient) before the next entry. */
+        NocEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `noc.received`.
+             * @constant
+             */
+            type: "noc.received";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the notification was received (ISO 8601, UTC).
+             * @example 2026-11-04T09:00:00.000Z
+             */
+            timestamp: string;
+            transfer?: components["schemas"]["Transfer"];
+            payment?: components["schemas"]["Payment"];
+        };
+        /** @description The body of a `webhook.test` delivery, sent by `testWebhook` to one registration to check that it receives and, when signed, verifies. It moves no money. */
+        WebhookTestEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Always `webhook.test`.
+             * @constant
+             */
+            type: "webhook.test";
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+            /**
+             * Format: date-time
+             * @description When the test was asked for (ISO 8601, UTC).
+             * @example 2026-11-02T14:10:00.000Z
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The registration the test was sent to.
+             * @example 3b2f6f4e-8c1d-4a7b-9e2f-5d6c7b8a9f01
+             */
+            webhook_id: string;
+        };
+        /** @description An event of a type added after this version of the contract: its `id`, `type` and `environment` are always there, and its other fields are those of its type. Handle a type you do not know by ignoring it. */
+        EventEnvelope: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["OpenEnumValue"];
+            environment: components["schemas"]["EventEnvironment"] | components["schemas"]["OpenEnumValue"];
+        };
+        /** @description A partner's event as it was delivered: the same body, field for field, that every matching webhook registration of the partner received (its `id` is the deliveries' `webhook-id`). Branch on `type`; handle a type you do not know by ignoring it, since new types may be added. */
+        PartnerEvent: components["schemas"]["PaymentEvent"] | components["schemas"]["NocEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["EventEnvelope"];
+        /** @description A page of events, newest first. Pass `nextCursor` as `Cursor` to get the next page; it is null on the last page. */
+        PartnerEventList: {
+            /** @description The events on this page. */
+            data: components["schemas"]["PartnerEvent"][];
+            /**
+             * @description Cursor of the next page, or null when this is the last page.
+             * @example ZXZ0XzAxamQ4enJ6OWExYjJjM2Q0ZTVmNmc3aDhq
+             */
+            nextCursor: string | null;
+        };
     };
     responses: {
         /** @description The request is malformed or a field is invalid; `errors` names each field at fault. Nothing was changed. */
@@ -2074,6 +2881,436 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPartnerWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner's registrations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createPartnerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a create request safe to retry. Keys are the caller's own, per operation. The first request with a key is carried out and its response kept for 24 hours; a retry with the same key and the same request (body and path) gets that response's status again with the resource as it is now (not as it was), with the header `Idempotent-Replayed: true`, and so do requests with the key that arrive while the first is still being carried out: they wait for it. A resource removed since answers 404 (`not-found`). The same key with a different request is refused with a 409 problem (`idempotency-conflict`). A refused request keeps nothing, so its key can retry it. Without a key every request is carried out. Use a fresh random value (a UUID) per logical operation.
+                 * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerWebhookCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook was registered. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhookCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deletePartnerWebhook: {
+        parameters: {
+            query: {
+                /**
+                 * @description The registration's id.
+                 * @example 4d3c2b1a-0f9e-4d8c-9b7a-6e5f4d3c2b1a
+                 */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration was removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPartnerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updatePartnerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerWebhookUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The registration as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotatePartnerWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhookSecretRotated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    testPartnerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery's outcome. The receiver's failure is an outcome (`failed`), not an error of this operation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPartnerWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                Cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverPartnerWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                id: string;
+                /**
+                 * @description The delivery to send again, named by its event's id (the `eventId` of the delivery in `listPartnerWebhookDeliveries`): a registration gets each event once, so the event's id names its delivery.
+                 * @example evt_01jd8y2a3b4c5d6e7f8g9h0j1k
+                 */
+                deliveryId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt's outcome. The receiver's failure is an outcome (`failed`), not an error of this operation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerWebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPartnerEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types; repeat the parameter for several (`Type=payment.completed&Type=payment.failed`). */
+                Type?: components["schemas"]["PartnerEventType"][];
+                /**
+                 * @description Only events that happened at or after this time (ISO 8601).
+                 * @example 2026-11-02T14:00:00Z
+                 */
+                CreatedFrom?: string;
+                /**
+                 * @description Only events that happened before this time (ISO 8601).
+                 * @example 2026-11-02T15:00:00Z
+                 */
+                CreatedTo?: string;
+                /** @description Events per page, 1 to 100. */
+                PageSize?: number;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPartnerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (the `webhook-id` of its deliveries).
+                 * @example evt_01jd8zs0a1b2c3d4e5f6g7h8j9
+                 */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -1587,7 +1587,7 @@ export interface components {
             transfer?: components["schemas"]["Transfer"];
             payment?: components["schemas"]["Payment"];
         };
-        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for. */
+        /** @description The body of a `payment.*` event: a payment request was made or entered a state, and `payment` is the request as `getPayment` shows it then, beside the event's `id`, `type`, `environment` and `timestamp`. Sent to the merchant the payment is for, and (a copy with its own `id`) to the partner that requested it while that merchant is linked to it. */
         PaymentEvent: {
             id: components["schemas"]["EventId"];
             /**

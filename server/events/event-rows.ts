@@ -17,6 +17,8 @@ export interface NewEvent<T extends string, B extends object> {
   /** What the event is about; a subject's events are delivered in order. */
   subject: string;
   merchantId: number;
+  /** Set for a partner's copy of a payment's event (events/owners.ts); the merchant's own event otherwise. */
+  partnerId?: number;
   environment: Environment;
   at: number;
   /** The body, given the envelope (its fields come first). */
@@ -32,6 +34,7 @@ export function eventRow<T extends string, B extends object>(event: NewEvent<T, 
     type: event.type,
     subject: event.subject,
     merchant_id: event.merchantId,
+    partner_id: event.partnerId ?? null,
     environment: event.environment,
     payload: JSON.stringify(event.body({ id, type: event.type, environment: event.environment })),
     created_at: event.at,

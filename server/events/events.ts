@@ -1,4 +1,5 @@
-// The events API (`listEvents`, `getEvent`): a merchant's events of the last 30 days, each with the body its
+// The events API (`listEvents`, `getEvent`; a partner's: `listPartnerEvents`, `getPartnerEvent`): an owner's events
+// (events/owners.ts) of the last 30 days, each with the body its
 // deliveries carried, so a receiver that missed deliveries recovers them with the same ids. Events older than
 // that are deleted, with their delivery records, by `purge` (the dispatcher's sweep calls it).
 import type { components, operations } from '../../generated/merchant/schema.js';
@@ -6,10 +7,16 @@ import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import { optionalTimestamp } from '../store/timestamps.js';
+import { ownedBy, type Owner } from './owners.js';
 
 type Schemas = components['schemas'];
 export type Event = Schemas['Event'];
 type ListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+/** A page of the owner's events: the bodies as stored, typed as the caller's contract names them. */
+export interface EventPage<E = Event> {
+  data: E[];
+  nextCursor: string | null;
+}
 
 export const eventRetentionMs = 30 * 24 * 60 * 60 * 1000;
 const eventIdPattern = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
@@ -32,7 +39,7 @@ export class Events {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async list(merchantId: number, query: ListQuery): Promise<Schemas['EventList']> {
+  async list<E = Event>(owner: Owner, query: ListQuery): Promise<EventPage<E>> {
     const pageSize = query.PageSize ?? 25;
     const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
     const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
@@ -43,7 +50,7 @@ export class Events {
     let q = this.store.db
       .selectFrom('events')
       .select(['id', 'event_id', 'payload'])
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner))
       .where('created_at', '>=', Math.max(from ?? 0, this.now() - eventRetentionMs));
     if (to !== undefined) q = q.where('created_at', '<', to);
     if (query.Type !== undefined && query.Type.length > 0) q = q.where('type', 'in', inList(query.Type));
@@ -58,21 +65,21 @@ export class Events {
       .execute();
     const page = rows.slice(0, pageSize);
     return {
-      data: page.map((r) => JSON.parse(r.payload) as Event),
+      data: page.map((r) => JSON.parse(r.payload) as E),
       nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.event_id) : null,
     };
   }
 
-  async get(merchantId: number, eventId: string): Promise<Event> {
+  async get<E = Event>(owner: Owner, eventId: string): Promise<E> {
     const row = await this.store.db
       .selectFrom('events')
       .select('payload')
       .where('event_id', '=', eventId)
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner))
       .where('created_at', '>=', this.now() - eventRetentionMs)
       .executeTakeFirst();
-    if (!row) throw new Problem('not-found', `No event ${eventId} exists for this merchant (events are kept 30 days).`);
-    return JSON.parse(row.payload) as Event;
+    if (!row) throw new Problem('not-found', `No event ${eventId} exists for this ${owner.kind} (events are kept 30 days).`);
+    return JSON.parse(row.payload) as E;
   }
 
   /** Deletes up to `limit` events older than 30 days and their delivery records; returns how many events. */

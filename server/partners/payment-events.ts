@@ -1,14 +1,19 @@
 // A payment request's changes of state, recorded the one way: its status history (`payment_status_changes`) and
 // its event (`payment.created`, then `payment.<state>`), carrying the payment as `getPayment` shows it, in the
 // transaction that made the change. The events go to the merchant the payment is for (its webhook registrations,
-// its events API), like payouts' events.
+// its events API), like payouts' events, and, while the partner that requested the payment is linked to that
+// merchant, to that partner too: a copy of its own (its own id, the same body otherwise), which the partner's
+// registrations receive and its events API lists (events/owners.ts). Once the merchant is unlinked, its payments'
+// later events are the merchant's only.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
 import type { Environment } from '../environment.js';
-import { eventRow } from '../events/event-rows.js';
+import { eventRow, type NewEvent } from '../events/event-rows.js';
 import type { Database, PaymentState, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { toPayment } from './payments.js';
+
+type Schemas = components['schemas'];
 
 export async function recordPaymentChange(
   db: Kysely<Database>,
@@ -19,19 +24,14 @@ export async function recordPaymentChange(
 ): Promise<void> {
   await db.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status, at }).execute();
   const payment = toPayment(row);
-  await db
-    .insertInto('events')
-    .values(
-      eventRow({
-        type: `payment.${status}` as const,
-        subject: `payment:${row.payment_id}`,
-        merchantId: Number(row.merchant_id),
-        environment,
-        at,
-        body: (envelope): components['schemas']['PaymentEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
-      }),
-    )
-    .execute();
+  await recordForFollowers(db, row, {
+    type: `payment.${status}` as const,
+    subject: `payment:${row.payment_id}`,
+    merchantId: Number(row.merchant_id),
+    environment,
+    at,
+    body: (envelope): Schemas['PaymentEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
+  });
 }
 
 /** `noc.received` for a payment: the payee's bank sent corrected account details (the payment shows them). */
@@ -42,17 +42,36 @@ export async function recordPaymentNoc(
   environment: Environment,
 ): Promise<void> {
   const payment = toPayment(row);
-  await db
-    .insertInto('events')
-    .values(
-      eventRow({
-        type: 'noc.received' as const,
-        subject: `payment:${row.payment_id}`,
-        merchantId: Number(row.merchant_id),
-        environment,
-        at,
-        body: (envelope): components['schemas']['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
-      }),
-    )
-    .execute();
+  await recordForFollowers(db, row, {
+    type: 'noc.received' as const,
+    subject: `payment:${row.payment_id}`,
+    merchantId: Number(row.merchant_id),
+    environment,
+    at,
+    body: (envelope): Schemas['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
+  });
+}
+
+/** The merchant's event, and the requesting partner's copy while that partner is linked to the merchant. */
+async function recordForFollowers<T extends string, B extends object>(
+  db: Kysely<Database>,
+  row: Selectable<PaymentTable>,
+  event: NewEvent<T, B>,
+): Promise<void> {
+  const rows = [eventRow(event)];
+  const partnerId = row.partner_id === null ? null : Number(row.partner_id);
+  if (partnerId !== null && (await isLinked(db, partnerId, Number(row.merchant_id))))
+    // A subject of its own: the partner's deliveries keep the payment's order without waiting on the merchant's.
+    rows.push(eventRow({ ...event, subject: `partner:${partnerId}:${event.subject}`, partnerId }));
+  await db.insertInto('events').values(rows).execute();
+}
+
+async function isLinked(db: Kysely<Database>, partnerId: number, merchantId: number): Promise<boolean> {
+  const link = await db
+    .selectFrom('partner_merchants')
+    .select('merchant_id')
+    .where('partner_id', '=', partnerId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  return link !== undefined;
 }

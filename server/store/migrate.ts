@@ -15,6 +15,7 @@ import * as deliveryAttempts from './migrations/0012_delivery_attempts.js';
 import * as deliveryRetries from './migrations/0013_delivery_retries.js';
 import * as metadata from './migrations/0014_metadata.js';
 import * as rateLimits from './migrations/0015_rate_limits.js';
+import * as partnerEvents from './migrations/0016_partner_events.js';
 import type { Store } from './database.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0013_delivery_retries': deliveryRetries.migration,
   '0014_metadata': metadata.migration,
   '0015_rate_limits': rateLimits.migration,
+  '0016_partner_events': partnerEvents.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */

@@ -131,7 +131,10 @@ export interface EventTable {
   type: string;
   /** What the event is about: a payout's reference; a registration's id for `webhook.test`. Its events go out in order. */
   subject: string;
+  /** The merchant the event is about (0 for a partner's `webhook.test`, which is about no merchant). */
   merchant_id: number;
+  /** Null: the merchant's event. Set: the copy for the partner that requested the payment (events/owners.ts). */
+  partner_id: number | null;
   environment: Environment;
   /** The JSON body every delivery carries and the events API returns. */
   payload: string;
@@ -142,7 +145,10 @@ export interface EventTable {
 
 export interface WebhookTable {
   id: string;
-  merchant_id: number;
+  /** The merchant's registration; null for a partner's. */
+  merchant_id: number | null;
+  /** Null: a merchant's registration. Set: a partner's (events/owners.ts). */
+  partner_id: number | null;
   url: string;
   /** JSON array of event names. */
   events: string;

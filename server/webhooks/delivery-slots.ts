@@ -1,10 +1,11 @@
 // How many webhook deliveries may be in flight at once: per target (a receiver's scheme, host and port, however
-// many registrations or merchants point at it), per merchant and overall. An event takes a slot for each of
+// many registrations or merchants point at it), per merchant (or partner: events/owners.ts `ownerKey`) and overall. An event takes a slot for each of
 // its deliveries, all or none, and gives each back when that POST ends. A receiver that never answers thus
 // holds at most `perTarget` deliveries for the whole timeout; the rest of its events wait in the outbox,
 // left out of the dispatcher's selection (`blocked`) so that they do not crowd out anyone else's.
 import type { Selectable } from 'kysely';
 import type { WebhookTable } from '../store/schema.js';
+import { ownerKey } from '../events/owners.js';
 
 export type Registration = Selectable<WebhookTable>;
 
@@ -107,7 +108,7 @@ export class DeliverySlots {
       target.refused = false;
       if (--target.inFlight <= 0) this.targets.delete(key);
     }
-    const merchantId = Number(registration.merchant_id);
+    const merchantId = ownerKey(registration);
     this.refusedMerchants.delete(merchantId);
     const merchant = this.inFlightOf(merchantId) - 1;
     if (merchant > 0) this.merchants.set(merchantId, merchant);

@@ -2,10 +2,15 @@
 // event each per turn, each merchant's oldest first, and merchants with fewer deliveries already in flight
 // go first in every turn. A merchant with a large backlog then takes no more of the free slots than anyone
 // else who has work, and a merchant with nothing in flight gets the next slot that frees.
-export function inMerchantTurns<T extends { merchant_id: number }>(events: readonly T[], inFlightOf: (merchantId: number) => number): T[] {
+// A partner's events (events/owners.ts) take turns as one more owner beside the merchants.
+import { ownerKey } from '../events/owners.js';
+export function inMerchantTurns<T extends { merchant_id: number; partner_id?: number | null }>(
+  events: readonly T[],
+  inFlightOf: (merchantId: number) => number,
+): T[] {
   const queues = new Map<number, T[]>();
   for (const event of events) {
-    const merchant = Number(event.merchant_id);
+    const merchant = ownerKey({ merchant_id: event.merchant_id, partner_id: event.partner_id ?? null });
     const queue = queues.get(merchant);
     if (queue) queue.push(event);
     else queues.set(merchant, [event]);

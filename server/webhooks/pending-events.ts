@@ -6,15 +6,19 @@ import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import type { EventTable } from '../store/schema.js';
 import type { Registration } from './delivery-slots.js';
+import { ownedBy, ownerKey, ownerOfKey } from '../events/owners.js';
 
-export type PendingEvent = Pick<Selectable<EventTable>, 'id' | 'event_id' | 'subject' | 'merchant_id' | 'environment' | 'type'>;
+export type PendingEvent = Pick<
+  Selectable<EventTable>,
+  'id' | 'event_id' | 'subject' | 'merchant_id' | 'partner_id' | 'environment' | 'type'
+>;
 
 export interface Selection {
   /** Only events after this id (the ones before were looked at already), when set. */
   after?: number;
   /** Events in flight, here or at another instance. */
   skip: number[];
-  /** Merchants at their bound: none of their events. */
+  /** Owners (merchants, partners: events/owners.ts `ownerKey`) at their bound: none of their events. */
   merchants: number[];
   /** Registrations at a full target: none of the events they would receive. */
   registrations: Registration[];
@@ -26,25 +30,34 @@ export interface Selection {
  * order), oldest first, without what the selection leaves out.
  */
 export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEvent[]> {
-  // The event types each blocked registration selected, by merchant and environment.
-  const waiting = new Map<string, { merchant: number; environment: Environment; types: Set<string> }>();
+  // The event types each blocked registration selected, by owner and environment.
+  const waiting = new Map<string, { owner: number; environment: Environment; types: Set<string> }>();
   for (const r of s.registrations) {
-    const key = `${r.merchant_id}:${r.environment}`;
-    const entry = waiting.get(key) ?? { merchant: Number(r.merchant_id), environment: r.environment, types: new Set<string>() };
+    const key = `${ownerKey(r)}:${r.environment}`;
+    const entry = waiting.get(key) ?? { owner: ownerKey(r), environment: r.environment, types: new Set<string>() };
     for (const type of JSON.parse(r.events) as string[]) entry.types.add(type);
     waiting.set(key, entry);
   }
+  const blockedMerchants = s.merchants.filter((key) => key > 0);
+  const blockedPartners = s.merchants.filter((key) => key < 0).map((key) => -key);
   return store.db
     .selectFrom('events as e')
-    .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.environment', 'e.type'])
+    .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.partner_id', 'e.environment', 'e.type'])
     .where((eb) =>
       eb.and([
         eb('e.dispatched_at', 'is', null),
         ...(s.after !== undefined ? [eb('e.id', '>', s.after)] : []),
         ...(s.skip.length > 0 ? [eb('e.id', 'not in', inList(s.skip))] : []),
-        ...(s.merchants.length > 0 ? [eb('e.merchant_id', 'not in', inList(s.merchants))] : []),
+        ...(blockedMerchants.length > 0
+          ? [eb.or([eb('e.partner_id', 'is not', null), eb('e.merchant_id', 'not in', inList(blockedMerchants))])]
+          : []),
+        ...(blockedPartners.length > 0
+          ? [eb.or([eb('e.partner_id', 'is', null), eb('e.partner_id', 'not in', inList(blockedPartners))])]
+          : []),
         ...[...waiting.values()].map((w) =>
-          eb.not(eb.and([eb('e.merchant_id', '=', w.merchant), eb('e.environment', '=', w.environment), eb('e.type', 'in', [...w.types])])),
+          eb.not(
+            eb.and([ownedBy(ownerOfKey(w.owner), 'e')(eb), eb('e.environment', '=', w.environment), eb('e.type', 'in', [...w.types])]),
+          ),
         ),
         eb.not(
           eb.exists(

@@ -11,6 +11,7 @@ import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { takeTurn } from '../store/turns.js';
+import { noMerchant, ownedBy, type Owner } from '../events/owners.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookRegistrations } from './webhook-registrations.js';
 
@@ -59,8 +60,8 @@ export class WebhookDeliveries {
       ]);
   }
 
-  async list(merchantId: number, webhookId: string, query: ListQuery): Promise<Schemas['WebhookDeliveryList']> {
-    await this.registrations.find(merchantId, webhookId);
+  async list(owner: Owner, webhookId: string, query: ListQuery): Promise<Schemas['WebhookDeliveryList']> {
+    await this.registrations.find(owner, webhookId);
     const pageSize = query.PageSize ?? 25;
     let q = this.select().where('d.webhook_id', '=', webhookId);
     if (query.Cursor !== undefined) {
@@ -86,8 +87,8 @@ export class WebhookDeliveries {
   }
 
   /** Sends a `webhook.test` event to the registration now and answers with the delivery's outcome. */
-  async test(merchantId: number, webhookId: string): Promise<WebhookDelivery> {
-    const registration = await this.registrations.find(merchantId, webhookId);
+  async test(owner: Owner, webhookId: string): Promise<WebhookDelivery> {
+    const registration = await this.registrations.find(owner, webhookId);
     const { event } = await this.dispatcher.deliverNow(registration, () => {
       const at = Date.now();
       return this.store.db
@@ -96,7 +97,7 @@ export class WebhookDeliveries {
           eventRow({
             type: 'webhook.test' as const,
             subject: registration.id,
-            merchantId,
+            ...(owner.kind === 'merchant' ? { merchantId: owner.id } : { merchantId: noMerchant, partnerId: owner.id }),
             environment: registration.environment,
             at,
             body: (envelope): Schemas['WebhookTestEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), webhook_id: registration.id }),
@@ -104,7 +105,7 @@ export class WebhookDeliveries {
             dispatchedAt: at,
           }),
         )
-        .returning(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+        .returning(['id', 'event_id', 'subject', 'merchant_id', 'partner_id', 'environment', 'type', 'payload'])
         .executeTakeFirstOrThrow();
     });
     const row = await this.select().where('d.webhook_id', '=', webhookId).where('d.event_id', '=', event.id).executeTakeFirstOrThrow();
@@ -114,18 +115,18 @@ export class WebhookDeliveries {
 
   /**
    * Sends the event of one of the registration's deliveries again, now, to its current URL, and answers with the
-   * new attempt. Not-found unless the registration is the merchant's and the event was delivered to it (and is
+   * new attempt. Not-found unless the registration is the owner's and the event was delivered to it (and is
    * still kept); a disabled registration is refused (conflict), as it receives nothing until enabled again.
    */
-  async redeliver(merchantId: number, webhookId: string, eventId: string): Promise<WebhookDelivery> {
-    const registration = await this.registrations.find(merchantId, webhookId);
+  async redeliver(owner: Owner, webhookId: string, eventId: string): Promise<WebhookDelivery> {
+    const registration = await this.registrations.find(owner, webhookId);
     const delivered = () =>
       this.store.db
         .selectFrom('events as e')
         .innerJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
-        .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.environment', 'e.type', 'e.payload'])
+        .select(['e.id', 'e.event_id', 'e.subject', 'e.merchant_id', 'e.partner_id', 'e.environment', 'e.type', 'e.payload'])
         .where('e.event_id', '=', eventId)
-        .where('e.merchant_id', '=', merchantId)
+        .where(ownedBy(owner, 'e'))
         .where('d.webhook_id', '=', webhookId)
         .limit(1)
         .executeTakeFirst();
@@ -135,7 +136,10 @@ export class WebhookDeliveries {
         errors: [{ parameter: 'deliveryId', detail: 'no such delivery' }],
       });
     if (Number(registration.enabled) !== 1)
-      throw new Problem('conflict', `Registration ${webhookId} is disabled; enable it (updateWebhook) to send deliveries to it again.`);
+      throw new Problem(
+        'conflict',
+        `Registration ${webhookId} is disabled; enable it (${owner.kind === 'merchant' ? 'updateWebhook' : 'updatePartnerWebhook'}) to send deliveries to it again.`,
+      );
     const { event, attempt } = await this.dispatcher.deliverNow(
       registration,
       async () => {

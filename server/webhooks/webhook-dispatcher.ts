@@ -1,5 +1,5 @@
 // Delivers the outbox (`events`) to the matching registrations: each event once to each enabled registration of
-// its merchant and environment that selected its type. A delivery is claimed (a row keyed by event and registration)
+// its owner (its merchant, or the partner of a partner's copy: events/owners.ts) and environment that selected its type. A delivery is claimed (a row keyed by event and registration)
 // before the POST, so no event is ever sent twice, even by two instances or after a crash; the seed's rule is
 // at most once, with no resend. A delivery whose sender died between claim and record is marked `unknown` a
 // minute later, never resent. Sending again is explicit: a caller's redelivery (`deliverNow`), or the retries a
@@ -38,6 +38,7 @@ import { DeliverySlots, type DeliveryLimits, type Registration } from './deliver
 import { inMerchantTurns } from './merchant-turns.js';
 import { latestEventId, nextOfEachPayout, payloadsOf, type PendingEvent } from './pending-events.js';
 import { post } from './webhook-delivery.js';
+import { ownerKey } from '../events/owners.js';
 
 export interface WebhookDispatcherSettings {
   allowPrivate: boolean;
@@ -170,11 +171,19 @@ export class WebhookDispatcher {
     });
     if (events.length < this.settings.batchSize) this.lookedAt = Math.max(this.lookedAt, latest);
     if (events.length === 0) return 0;
-    const merchants = [...new Set(events.map((e) => Number(e.merchant_id)))];
+    // The registrations of the events' owners (merchants, partners: events/owners.ts).
+    const owners = [...new Set(events.map(ownerKey))];
+    const merchants = owners.filter((key) => key > 0);
+    const partners = owners.filter((key) => key < 0).map((key) => -key);
     const registrations = await this.store.db
       .selectFrom('webhooks')
       .selectAll()
-      .where('merchant_id', 'in', inList(merchants))
+      .where((eb) =>
+        eb.or([
+          ...(merchants.length > 0 ? [eb.and([eb('partner_id', 'is', null), eb('merchant_id', 'in', inList(merchants))])] : []),
+          ...(partners.length > 0 ? [eb('partner_id', 'in', inList(partners))] : []),
+        ]),
+      )
       .where('deleted_at', 'is', null)
       .where('enabled', '=', 1)
       .execute();
@@ -184,11 +193,9 @@ export class WebhookDispatcher {
     for (const event of inMerchantTurns(events, (m) => this.slots.inFlightOf(m))) {
       const targets = registrations.filter(
         (r) =>
-          Number(r.merchant_id) === Number(event.merchant_id) &&
-          r.environment === event.environment &&
-          (JSON.parse(r.events) as string[]).includes(event.type),
+          ownerKey(r) === ownerKey(event) && r.environment === event.environment && (JSON.parse(r.events) as string[]).includes(event.type),
       );
-      if (!this.slots.take(Number(event.merchant_id), targets)) continue;
+      if (!this.slots.take(ownerKey(event), targets)) continue;
       this.busy.add(Number(event.id));
       starting.push({ event, targets });
     }
@@ -299,7 +306,7 @@ export class WebhookDispatcher {
       const registration = registrations.get(d.webhook_id);
       const live =
         registration && registration.deleted_at === null && Number(registration.enabled) === 1 && Number(registration.retries) === 1;
-      if (live && !this.slots.take(Number(registration.merchant_id), [registration])) continue;
+      if (live && !this.slots.take(ownerKey(registration), [registration])) continue;
       const next = await this.store.db.transaction().execute(async (trx) => {
         const taken = await trx
           .updateTable('webhook_deliveries')
@@ -319,7 +326,7 @@ export class WebhookDispatcher {
         if (attempts.some((a) => a.outcome === 'delivered')) return undefined;
         const event = await trx
           .selectFrom('events')
-          .select(['id', 'event_id', 'subject', 'merchant_id', 'environment', 'type', 'payload'])
+          .select(['id', 'event_id', 'subject', 'merchant_id', 'partner_id', 'environment', 'type', 'payload'])
           .where('id', '=', d.event_id)
           .executeTakeFirst();
         if (!event) return undefined;
@@ -405,7 +412,7 @@ export class WebhookDispatcher {
     load: () => Promise<OutboxEvent>,
     nextAttempt?: (event: OutboxEvent) => Promise<number>,
   ): Promise<{ event: OutboxEvent; attempt: number }> {
-    if (!this.slots.take(Number(registration.merchant_id), [registration])) {
+    if (!this.slots.take(ownerKey(registration), [registration])) {
       // A held slot frees when its POST ends: at the latest when the delivery times out.
       const retryAfter = Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
       throw new Problem(

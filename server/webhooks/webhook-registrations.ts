@@ -1,4 +1,4 @@
-// Webhook registrations of a merchant: at most 20, each with its events, environment and, when signed,
+// Webhook registrations of a merchant or a partner (events/owners.ts): at most 20 each, each with its events, environment and, when signed,
 // a secret shown once. Targets pass the address guard at registration (and again at each delivery).
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
@@ -10,6 +10,7 @@ import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, type StoredResponse } from '../store/idempotency.js';
 import type { WebhookTable } from '../store/schema.js';
+import { ownedBy, registrationOwner, type Owner } from '../events/owners.js';
 import { isoTimestamp } from '../store/timestamps.js';
 import { TargetRefused, checkTarget, type Resolver } from './address-guard.js';
 
@@ -17,6 +18,7 @@ type Schemas = components['schemas'];
 export type Webhook = Schemas['Webhook'];
 type EventType = Schemas['WebhookEventType'];
 
+/** A merchant's registrations at most; a partner's too. */
 export const maxWebhooksPerMerchant = 20;
 export const allEvents: EventType[] = [
   'payout.created',
@@ -41,6 +43,12 @@ export const allEvents: EventType[] = [
   'payment.cancelled',
   'payment.returned',
 ];
+
+/** What a partner's registration can select: the events of the payments it requested (partners/payment-events.ts). */
+export const partnerEvents: EventType[] = allEvents.filter((e) => e === 'noc.received' || e.startsWith('payment.'));
+
+/** The event types an owner's registrations can select, in the order they are stored. */
+export const selectableEvents = (owner: Owner): EventType[] => (owner.kind === 'merchant' ? allEvents : partnerEvents);
 
 export function toWebhook(row: Selectable<WebhookTable>): Webhook {
   return {
@@ -69,7 +77,7 @@ export class WebhookRegistrations {
    * a replay shows null (the new secret was shown by the rotation, once).
    */
   async create(
-    merchantId: number,
+    owner: Owner,
     body: Schemas['WebhookCreateRequest'],
     idempotencyKey?: string,
   ): Promise<StoredResponse<Schemas['WebhookCreated']>> {
@@ -80,26 +88,32 @@ export class WebhookRegistrations {
       throw new Problem('business-rule', `The webhook URL ${err.message}.`, { errors: [bodyField('url', err.message)] });
     }
     const secret = body.signed ? newSecret() : null;
-    const events = allEvents.filter((e) => (body.events ?? allEvents).includes(e));
+    const selectable = selectableEvents(owner);
+    const events = selectable.filter((e) => (body.events ?? selectable).includes(e));
     const limit: CountLimit = {
-      collection: 'webhooks',
-      owner: merchantId,
+      collection: owner.kind === 'merchant' ? 'webhooks' : 'partner-webhooks',
+      owner: owner.id,
       max: maxWebhooksPerMerchant,
-      refusal: `A merchant has at most ${maxWebhooksPerMerchant} webhook registrations.`,
+      refusal: `A ${owner.kind} has at most ${maxWebhooksPerMerchant} webhook registrations.`,
       count: async (trx) =>
         (
           await trx
             .selectFrom('webhooks')
             .select((eb) => eb.fn.countAll<number>().as('count'))
-            .where('merchant_id', '=', merchantId)
+            .where(ownedBy(owner, 'webhooks'))
             .where('deleted_at', 'is', null)
             .executeTakeFirstOrThrow()
         ).count,
     };
-    const claim = claimOf(`merchant:${merchantId}`, 'createWebhook', idempotencyKey, body);
+    const claim = claimOf(
+      `${owner.kind}:${owner.id}`,
+      owner.kind === 'merchant' ? 'createWebhook' : 'createPartnerWebhook',
+      idempotencyKey,
+      body,
+    );
     return createWithinLimit(this.store, limit, claim, {
       current: async (first: Schemas['WebhookCreated']) => {
-        const row = await this.find(merchantId, first.id);
+        const row = await this.find(owner, first.id);
         return { ...toWebhook(row), secret: first.secret !== null && row.secret === first.secret ? first.secret : null };
       },
       run: async (trx) => {
@@ -107,7 +121,7 @@ export class WebhookRegistrations {
           .insertInto('webhooks')
           .values({
             id: newWebhookId(),
-            merchant_id: merchantId,
+            ...registrationOwner(owner),
             url: body.url,
             events: JSON.stringify(events),
             // Unless told otherwise, a registration hears about the money of the service it is made on.
@@ -124,11 +138,11 @@ export class WebhookRegistrations {
     });
   }
 
-  async list(merchantId: number): Promise<Webhook[]> {
+  async list(owner: Owner): Promise<Webhook[]> {
     const rows = await this.store.db
       .selectFrom('webhooks')
       .selectAll()
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner, 'webhooks'))
       .where('deleted_at', 'is', null)
       .orderBy('created_at')
       .orderBy('id')
@@ -136,51 +150,51 @@ export class WebhookRegistrations {
     return rows.map(toWebhook);
   }
 
-  async remove(merchantId: number, id: string): Promise<void> {
+  async remove(owner: Owner, id: string): Promise<void> {
     const result = await this.store.db
       .updateTable('webhooks')
       .set({ deleted_at: Date.now() })
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner, 'webhooks'))
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound(id);
+    if (Number(result.numUpdatedRows) === 0) throw notFound(owner, id);
   }
 
-  /** One of the merchant's registrations, with what its deliveries need (the secrets); not-found otherwise. */
-  async find(merchantId: number, id: string): Promise<Selectable<WebhookTable>> {
+  /** One of the owner's registrations, with what its deliveries need (the secrets); not-found otherwise. */
+  async find(owner: Owner, id: string): Promise<Selectable<WebhookTable>> {
     const row = await this.store.db
       .selectFrom('webhooks')
       .selectAll()
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner, 'webhooks'))
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (!row) throw notFound(id);
+    if (!row) throw notFound(owner, id);
     return row;
   }
 
-  async get(merchantId: number, id: string): Promise<Webhook> {
-    return toWebhook(await this.find(merchantId, id));
+  async get(owner: Owner, id: string): Promise<Webhook> {
+    return toWebhook(await this.find(owner, id));
   }
 
   /** Changes url, events or enabled; a new URL passes the address guard first. Nothing is written before. */
-  async update(merchantId: number, id: string, body: Schemas['WebhookUpdateRequest']): Promise<Webhook> {
+  async update(owner: Owner, id: string, body: Schemas['WebhookUpdateRequest']): Promise<Webhook> {
     if (body.url !== undefined) await this.checkUrl(body.url);
     const row = await this.store.db
       .updateTable('webhooks')
       .set({
         ...(body.url !== undefined ? { url: body.url } : {}),
-        ...(body.events !== undefined ? { events: JSON.stringify(allEvents.filter((e) => body.events!.includes(e))) } : {}),
+        ...(body.events !== undefined ? { events: JSON.stringify(selectableEvents(owner).filter((e) => body.events!.includes(e))) } : {}),
         ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
         ...(body.retries !== undefined ? { retries: body.retries ? 1 : 0 } : {}),
       })
-      .where('merchant_id', '=', merchantId)
+      .where(ownedBy(owner, 'webhooks'))
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw notFound(id);
+    if (!row) throw notFound(owner, id);
     return toWebhook(row);
   }
 
@@ -188,9 +202,9 @@ export class WebhookRegistrations {
    * A new secret, shown once; the current one keeps signing beside it for 24 hours (an older previous one ends
    * now). One compare-and-set on the current secret, so two rotations racing cannot both keep theirs.
    */
-  async rotateSecret(merchantId: number, id: string, now = Date.now()): Promise<Schemas['WebhookSecretRotated']> {
+  async rotateSecret(owner: Owner, id: string, now = Date.now()): Promise<Schemas['WebhookSecretRotated']> {
     for (;;) {
-      const current = await this.find(merchantId, id);
+      const current = await this.find(owner, id);
       const secret = newSecret();
       const until = current.secret ? now + previousSecretLifetimeMs : null;
       const row = await this.store.db
@@ -215,7 +229,7 @@ export class WebhookRegistrations {
   }
 }
 
-const notFound = (id: string) => new Problem('not-found', `No webhook registration ${id} exists for this merchant.`);
+const notFound = (owner: Owner, id: string) => new Problem('not-found', `No webhook registration ${id} exists for this ${owner.kind}.`);
 
 /** A rotated-out secret signs beside the new one this long, so receivers can switch without missing a delivery. */
 export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000;

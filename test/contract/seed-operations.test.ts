@@ -99,6 +99,18 @@ const additions: Record<Group, string[]> = {
     'POST /finance/v1/payment_request/{paymentId}/cancel',
     'POST /finance/v1/simulations/payment_request/{paymentId}/return',
     'POST /finance/v1/simulations/payment_request/{paymentId}/notification-of-change',
+    // Issue 22: a partner follows the payments it requested: webhooks and events, one operation set shared by C and E.
+    'POST /finance/v1/webhooks',
+    'GET /finance/v1/webhooks',
+    'DELETE /finance/v1/webhooks',
+    'GET /finance/v1/webhooks/{id}',
+    'PATCH /finance/v1/webhooks/{id}',
+    'POST /finance/v1/webhooks/{id}/rotate-secret',
+    'POST /finance/v1/webhooks/{id}/test',
+    'GET /finance/v1/webhooks/{id}/deliveries',
+    'POST /finance/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    'GET /finance/v1/events',
+    'GET /finance/v1/events/{eventId}',
   ],
   banking: [
     // Issue 13: everything group D creates can be read back; an account's transfers, statement and full numbers.
@@ -128,6 +140,18 @@ const additions: Record<Group, string[]> = {
     'POST /finance/v1/payment_request/{paymentId}/cancel',
     'POST /finance/v1/simulations/payment_request/{paymentId}/return',
     'POST /finance/v1/simulations/payment_request/{paymentId}/notification-of-change',
+    // Issue 22: a partner follows the payments it requested: webhooks and events, one operation set shared by C and E.
+    'POST /finance/v1/webhooks',
+    'GET /finance/v1/webhooks',
+    'DELETE /finance/v1/webhooks',
+    'GET /finance/v1/webhooks/{id}',
+    'PATCH /finance/v1/webhooks/{id}',
+    'POST /finance/v1/webhooks/{id}/rotate-secret',
+    'POST /finance/v1/webhooks/{id}/test',
+    'GET /finance/v1/webhooks/{id}/deliveries',
+    'POST /finance/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    'GET /finance/v1/events',
+    'GET /finance/v1/events/{eventId}',
   ],
 };
 const tokenOperations = new Set(['POST /oauth/token', 'POST /finance/v1/generate-token', 'POST /api/v1/generate-token']);
@@ -187,6 +211,14 @@ describe('shared operations', () => {
     const c = operationsOf('partner').find((o) => o.path === '/finance/v1/payment_request')!.op;
     const e = operationsOf('counterparty').find((o) => o.path === '/finance/v1/payment_request')!.op;
     expect(JSON.stringify(e)).toBe(JSON.stringify(c));
+  });
+
+  it('C and E define the partner webhooks and events with one contract', () => {
+    const shared = Object.keys(bundles.partner.paths).filter(
+      (p) => p.startsWith('/finance/v1/webhooks') || p.startsWith('/finance/v1/events'),
+    );
+    expect(shared).toHaveLength(8);
+    for (const path of shared) expect(JSON.stringify(bundles.counterparty.paths[path])).toBe(JSON.stringify(bundles.partner.paths[path]));
   });
 
   it('A and B define /v1/payouts and /v1/payees/list with one contract', () => {

@@ -105,12 +105,29 @@ const order: Step[] = [
   ...['updateRecipient', 'createPaymentRequest', 'getPayment', 'cancelPayment', 'createPaymentRequest'].map((o) => `partner:${o}`),
   { advance: 'payment', until: 'completed' },
   ...['simulatePaymentNotificationOfChange', 'simulatePaymentReturn', 'searchPartnerTransactions'].map((o) => `partner:${o}`),
+  // The partner's webhooks (one operation set in C and E, so one partner's registrations): made twice, so that the
+  // second (the delete's example) goes at the end of group C and the first (the other samples') stays for group E.
+  // A redelivery needs a delivery (the test's) and an enabled registration.
+  ...['createPartnerWebhook', 'createPartnerWebhook', 'listPartnerWebhooks', 'getPartnerWebhook', 'testPartnerWebhook'].map(
+    (o) => `partner:${o}`,
+  ),
+  ...['redeliverPartnerWebhookDelivery', 'updatePartnerWebhook', 'rotatePartnerWebhookSecret', 'listPartnerWebhookDeliveries'].map(
+    (o) => `partner:${o}`,
+  ),
+  ...['listPartnerEvents', 'getPartnerEvent', 'deletePartnerWebhook'].map((o) => `partner:${o}`),
   ...['generateCounterpartyToken', 'createCounterparty', 'listCounterparties', 'getCounterparty', 'updateCounterparty'].map(
     (o) => `counterparty:${o}`,
   ),
   ...['createPaymentRequest', 'getPayment', 'cancelPayment', 'createPaymentRequest'].map((o) => `counterparty:${o}`),
   { advance: 'payment', until: 'completed' },
   ...['simulatePaymentNotificationOfChange', 'simulatePaymentReturn', 'searchTransactions'].map((o) => `counterparty:${o}`),
+  ...['createPartnerWebhook', 'listPartnerWebhooks', 'getPartnerWebhook', 'testPartnerWebhook', 'redeliverPartnerWebhookDelivery'].map(
+    (o) => `counterparty:${o}`,
+  ),
+  ...['updatePartnerWebhook', 'rotatePartnerWebhookSecret', 'listPartnerWebhookDeliveries', 'listPartnerEvents', 'getPartnerEvent'].map(
+    (o) => `counterparty:${o}`,
+  ),
+  'counterparty:deletePartnerWebhook',
   ...['issueToken', 'createBusiness', 'listBusinesses', 'getBusiness', 'createIdentityVerification'].map((o) => `banking:${o}`),
   { run: 'banking:createIdentityVerification', request: 'foreignOwner', answer: 'personNeedsReview' },
   // The reserve account is funded from the operating account by its full number, which getAccountNumbers shows.

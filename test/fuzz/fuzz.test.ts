@@ -32,6 +32,13 @@ const grow = (name: string, value: unknown) => {
   grown[name] ??= [];
   if (grown[name].length < 200) grown[name].push(value);
 };
+/** The same for the partner's groups (C and E): their `id` is a partner's webhook registration. */
+const grownPartner: Record<string, (string | number)[]> = {};
+const growPartner = (name: string, value: unknown) => {
+  if (typeof value !== 'string' && typeof value !== 'number') return;
+  grownPartner[name] ??= [];
+  if (grownPartner[name].length < 200) grownPartner[name].push(value);
+};
 /** Successful answers per operation: every operation must have succeeded at least once. */
 const succeeded = new Map<ServedOperation, number>();
 /** Ids of what the fuzzer created, by operationId: read back through every group at the end. */
@@ -118,6 +125,7 @@ async function call(
       grow('PayeeAccountId', body.PayeeAccountId);
       if (o.operationId === 'createWebhook') grow('id', body.id);
     }
+    if (o.operationId === 'createPartnerWebhook') growPartner('id', body.id);
   }
   return { method: o.method.toUpperCase(), url: url.slice(service.baseUrl.length), body: options.body, answer };
 }
@@ -241,16 +249,43 @@ const preparedFor: Partial<Record<string, () => Promise<Pools>>> = {
   simulatePayoutReturn: async () => ({ PayoutUniqueReference: await steppedPayouts(5, 3) }),
   simulateTransferSettlement: async () => ({ transferId: await pendingTransfers(5) }),
   redeliverWebhookDelivery: delivered,
+  redeliverPartnerWebhookDelivery: partnerDelivery,
 };
+
+/**
+ * A delivery the partner's redelivery can send again: a test event of a live, enabled registration of the partner
+ * (the fuzzing before may have disabled or deleted any), made just before the redelivery is fuzzed.
+ */
+async function partnerDelivery(): Promise<Pools> {
+  const as = (method: string, path: string, body?: unknown) =>
+    fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tenant.partnerToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => {
+      const json = (await r.json()) as Record<string, any>;
+      expect(r.status, JSON.stringify(json)).toBeLessThan(300);
+      return json;
+    });
+  const live = await service.services.store.db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('partner_id', '=', tenant.partnerId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const id = live ? live.id : ((await as('POST', '/finance/v1/webhooks', { url: 'https://hooks.fuzz.example/redeliver' })).id as string);
+  await as('PATCH', `/finance/v1/webhooks/${id}`, { enabled: true });
+  const test = await as('POST', `/finance/v1/webhooks/${id}/test`);
+  return { id: [id], deliveryId: [test.eventId as string] };
+}
 
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   let prepared: Pools | undefined;
   const pools = (): Pools => {
     const own = poolsFor(tenant, o.group);
-    const all =
-      o.group === 'merchant' || o.group === 'platform'
-        ? Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(grown[name] ?? [])]]))
-        : own;
+    const extra =
+      o.group === 'merchant' || o.group === 'platform' ? grown : o.group === 'partner' || o.group === 'counterparty' ? grownPartner : {};
+    const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(extra[name] ?? [])]]));
     return { ...all, ...prepared };
   };
   // The failed-token-request budget is per address: each token operation starts with a fresh one, as if

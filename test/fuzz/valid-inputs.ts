@@ -75,6 +75,9 @@ export function poolsFor(t: Tenant, group: Group): Pools {
       counterpartyId: payees,
       // Each group its own payment: a return simulated in one group must leave the other's still `completed`.
       paymentId: group === 'partner' ? [t.ids.partnerPayment, String(t.ids.partnerPayment)] : [t.ids.counterpartyPayment],
+      // The partner's webhook registration and its events (one operation set in C and E).
+      id: [t.ids.partnerWebhook],
+      eventId: [t.ids.partnerEvent],
     };
   }
   return {

@@ -885,6 +885,63 @@ const cases: Case[] = [
       },
     ]),
   ),
+  // The partner's webhook registrations and events, through either partner group (one operation set).
+  ...(['partner', 'counterparty'] as const).flatMap((group): Case[] => [
+    { group, operationId: 'listPartnerWebhooks', what: 'webhooks', method: 'GET', path: () => '/finance/v1/webhooks', expect: 'filtered' },
+    {
+      group,
+      operationId: 'deletePartnerWebhook',
+      what: "the owner's webhook",
+      method: 'DELETE',
+      path: () => '/finance/v1/webhooks',
+      call: (o) => ({ query: { id: o.ids.partnerWebhook } }),
+      expect: 404,
+    },
+    ...(
+      [
+        ['getPartnerWebhook', 'GET', ''],
+        ['updatePartnerWebhook', 'PATCH', ''],
+        ['rotatePartnerWebhookSecret', 'POST', '/rotate-secret'],
+        ['testPartnerWebhook', 'POST', '/test'],
+        ['listPartnerWebhookDeliveries', 'GET', '/deliveries'],
+      ] as const
+    ).map(
+      ([operationId, method, rest]): Case => ({
+        group,
+        operationId,
+        what: "the owner's webhook",
+        method,
+        path: (o) => `/finance/v1/webhooks/${o.ids.partnerWebhook}${rest}`,
+        ...(method === 'PATCH' ? { call: body(() => ({ enabled: false, events: ['payment.created'] })) } : {}),
+        expect: 404,
+      }),
+    ),
+    {
+      group,
+      operationId: 'redeliverPartnerWebhookDelivery',
+      what: "the owner's webhook and event",
+      method: 'POST',
+      path: (o) => `/finance/v1/webhooks/${o.ids.partnerWebhook}/deliveries/${o.ids.partnerEvent}/redeliver`,
+      expect: 404,
+    },
+    {
+      group,
+      operationId: 'getPartnerEvent',
+      what: "the owner's event",
+      method: 'GET',
+      path: (o) => `/finance/v1/events/${o.ids.partnerEvent}`,
+      expect: 404,
+    },
+    {
+      group,
+      operationId: 'getPartnerEvent',
+      what: "the owner's merchant's event",
+      method: 'GET',
+      path: (o) => `/finance/v1/events/${o.ids.event}`,
+      expect: 404,
+    },
+    { group, operationId: 'listPartnerEvents', what: 'events', method: 'GET', path: () => '/finance/v1/events', expect: 'filtered' },
+  ]),
 ];
 
 /** Whether an operation names an object or a merchant or partner, and so must have a case above. */
@@ -913,6 +970,8 @@ function ghostOf(o: Tenant): Tenant {
       payout: nobody('po'),
       webhook: '00000000-0000-4000-8000-000000000000',
       event: nobody('evt'),
+      partnerWebhook: '00000000-0000-4000-8000-000000000001',
+      partnerEvent: nobody('evt'),
     },
     accountNumbers: { operating: '100000000008', reserve: '100000000018' },
   };
@@ -956,6 +1015,9 @@ async function ownerView(service: RunningService, o: Tenant): Promise<unknown[]>
     send(service.baseUrl, 'GET', `/finance/v1/payee/${o.ids.counterparty}`, p),
     send(service.baseUrl, 'GET', `/finance/v1/payment_request/${o.ids.counterpartyPayment}`, p),
     send(service.baseUrl, 'POST', '/finance/v1/search_transactions', { ...p, body: {} }),
+    send(service.baseUrl, 'GET', '/finance/v1/webhooks', p),
+    send(service.baseUrl, 'GET', `/finance/v1/webhooks/${o.ids.partnerWebhook}`, p),
+    send(service.baseUrl, 'GET', '/finance/v1/events', p),
   ]);
   for (const r of reads) expect(r.status, r.text).toBe(200);
   // The signing secrets are never readable over HTTP: a rotation would show only in the store.
@@ -1036,6 +1098,8 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
       owner.label,
       owner.ids.payout,
       owner.ids.webhook,
+      owner.ids.partnerWebhook,
+      owner.ids.partnerEvent,
       owner.ids.payeeAccount,
       owner.ids.ibanAccount,
       owner.merchantCredentials.clientId,

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { merchantOwner } from '../../server/events/owners.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
@@ -102,7 +103,7 @@ describe('webhook receivers are consumed without trust', () => {
 
   async function merchantWithWebhooks(name: string, targets: string[]) {
     const m = await service.services.credentials.createMerchant(name);
-    for (const url of targets) await service.services.webhooks.create(m.merchantId, { url, events: ['payout.created'] });
+    for (const url of targets) await service.services.webhooks.create(merchantOwner(m.merchantId), { url, events: ['payout.created'] });
     const { body: payee } = await service.services.payees.create(m.merchantId, individual);
     await service.services.accounts.create(m.merchantId, payee.id, bankAccount());
     return {

@@ -26,10 +26,16 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-/** The operation's path naming the tenant's own objects (`id` is a webhook in A, a business in D). */
+/** The operation's path naming the tenant's own objects (`id` is a webhook in A, C and E, a business in D). */
 const ownPath = (o: ServedOperation) =>
   fill(o.url, {
-    id: o.path.startsWith('/v1/webhooks/') ? tenant.ids.webhook : o.group === 'banking' ? tenant.ids.business : tenant.ids.payee,
+    id: o.path.startsWith('/v1/webhooks/')
+      ? tenant.ids.webhook
+      : o.path.startsWith('/finance/v1/webhooks/')
+        ? tenant.ids.partnerWebhook
+        : o.group === 'banking'
+          ? tenant.ids.business
+          : tenant.ids.payee,
     accountId: tenant.ids.account,
   });
 
@@ -106,6 +112,8 @@ describe('every list and search bounds its page', () => {
         'platform listEvents',
         'partner listRecipients',
         'partner searchPartnerTransactions',
+        'partner listPartnerEvents',
+        'partner listPartnerWebhookDeliveries',
         'banking listBusinesses',
         'banking listBusinessAccounts',
         'banking listBankingCounterparties',

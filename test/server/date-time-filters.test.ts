@@ -118,6 +118,7 @@ describe.each(stores)('date-time filters on $name', (kind) => {
       'merchant listEvents CreatedFrom..CreatedTo',
       'platform listPayouts CreatedFrom..CreatedTo',
       'platform listEvents CreatedFrom..CreatedTo',
+      'partner listPartnerEvents CreatedFrom..CreatedTo',
       'banking listAccountTransfers CreatedFrom..CreatedTo',
       'counterparty searchTransactions beginDate..endDate',
       'counterparty searchTransactions postDateStart..postDateEnd',

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Events } from '../../server/events/events.js';
+import { merchantOwner } from '../../server/events/owners.js';
 import { openStore, type Store } from '../../server/store/database.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
 import { stores } from '../support/stores.js';
@@ -89,7 +90,7 @@ describe.each(stores)('migration 0007 (events) on $name', (kind) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(Number(added.id)).toBeGreaterThan(Math.max(...before));
-    const listed = await new Events(store).list(merchantId, { PayoutUniqueReference: 'po_01jd8x3k7m2n4p6q8r0s2t4v6w' });
+    const listed = await new Events(store).list(merchantOwner(merchantId), { PayoutUniqueReference: 'po_01jd8x3k7m2n4p6q8r0s2t4v6w' });
     expect(listed.data.map((e) => e.type)).toEqual(['payout.processing', 'payout.created']);
     // Registrations made before stay enabled, with no previous secret.
     const registration = await store.db.selectFrom('webhooks').selectAll().executeTakeFirstOrThrow();

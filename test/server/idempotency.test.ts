@@ -67,6 +67,8 @@ interface Case {
   id(body: any): unknown;
   /** What the operation creates: rows of this table for the merchant, with these column values. */
   table: string;
+  /** Whose rows they are: the merchant's (`merchant_id`, by default) or the partner's (`partner_id`). */
+  owner?: 'partner';
   where?: Record<string, string>;
   /** False where the operation's own rule refuses the same body twice (a business's tax id). */
   repeatable: boolean;
@@ -303,6 +305,21 @@ const cases: Case[] = [
     refused: (_, n) => ({ url: `https://hooks.keyholder.example/${n}`, events: [] }),
     change: setting('webhooks', 'url', (b) => b.url, 'https://hooks.keyholder.example/moved'),
   },
+  {
+    name: 'createPartnerWebhook',
+    url: '/finance/v1/webhooks',
+    keyIn: 'header',
+    created: 201,
+    body: (_, n) => ({ ...example('post', '/finance/v1/webhooks', 'finalOnly'), url: `https://hooks.keyholder.example/partner/${n}` }),
+    other: (b) => ({ ...b, url: `${b.url}/other` }),
+    send: (x, body, key) => answer(x.c.POST('/finance/v1/webhooks', { params: { header: header(key) }, body: body as any })),
+    id: (b) => b.id,
+    table: 'webhooks',
+    owner: 'partner',
+    repeatable: true,
+    refused: (_, n) => ({ url: `https://hooks.keyholder.example/partner/${n}`, events: [] }),
+    change: setting('webhooks', 'url', (b) => b.url, 'https://hooks.keyholder.example/partner/moved'),
+  },
   partnerPayee('createAchRecipient', '/finance/v1/recipient-ach', { kind: 'recipient', route: 'ACH' }),
   partnerPayee('createWireRecipient', '/finance/v1/recipient-wire', { kind: 'recipient', route: 'WIRE' }),
   partnerPayee('createCounterparty', '/finance/v1/payee', { kind: 'counterparty' }),
@@ -453,7 +470,7 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
     const where = Object.entries(c.where ?? {}).map(([column, value]) => sql` and ${sql.ref(column)} = ${value}`);
     const query = sql<{
       n: number | string;
-    }>`select count(*) as n from ${sql.table(c.table)} where merchant_id = ${x.merchantId}${sql.join(where, sql``)}`;
+    }>`select count(*) as n from ${sql.table(c.table)} where ${c.owner === 'partner' ? sql`partner_id = ${x.partnerId}` : sql`merchant_id = ${x.merchantId}`}${sql.join(where, sql``)}`;
     const counted = await query.execute(db());
     return Number(counted.rows[0]!.n);
   }

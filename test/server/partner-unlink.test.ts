@@ -35,8 +35,24 @@ const onTheMerchant: Record<string, (t: Tenant) => Call> = {
   updateCounterparty: (t) => ({ path: { payeeId: t.ids.counterparty }, example: 'contact' }),
   searchTransactions: (t) => ({ body: { customerId: t.merchantId } }),
 };
-/** Partner operations on no one merchant's resources. */
-const acrossMerchants = ['listPartnerMerchants'];
+/**
+ * Partner operations on no one merchant's resources: the partner's own webhooks and events (an unlink stops new
+ * events, test/server/partner-webhooks.test.ts).
+ */
+const acrossMerchants = [
+  'listPartnerMerchants',
+  'createPartnerWebhook',
+  'listPartnerWebhooks',
+  'getPartnerWebhook',
+  'updatePartnerWebhook',
+  'deletePartnerWebhook',
+  'rotatePartnerWebhookSecret',
+  'testPartnerWebhook',
+  'listPartnerWebhookDeliveries',
+  'redeliverPartnerWebhookDelivery',
+  'listPartnerEvents',
+  'getPartnerEvent',
+];
 
 const partnerOperations = distinctOperations.filter((o) => (o.group === 'partner' || o.group === 'counterparty') && o.caller === 'partner');
 

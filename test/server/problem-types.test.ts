@@ -107,6 +107,7 @@ const valid: Record<string, Valid> = {
   createPayeeAccount: (w, v) => ({ path: `/v1/payees/${w.t.ids.payee}/accounts`, body: bankAccount(`4400${unique()}${v}`.slice(0, 17)) }),
   createPayout: (w, v) => ({ body: { PayeeId: w.t.ids.payee, PayeeAccountId: w.t.ids.payeeAccount, Amount: 3 + v, Currency: 'USD' } }),
   createWebhook: (_, v) => ({ body: { url: `https://hooks.variant.example/${v}` } }),
+  createPartnerWebhook: (_, v) => ({ body: { url: `https://hooks.variant.example/partner/${v}` } }),
   createAchRecipient: (w, v) => ({
     body: {
       email: 'recipient@example.com',
@@ -436,6 +437,42 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
   listEvents: {
     'business-rule': (w, o) =>
       merchant(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
+  },
+  // The partner's webhooks and events (groups C and E), as the merchant's.
+  createPartnerWebhook: {
+    'business-rule': (w) => partner(w, '/finance/v1/webhooks', { body: { url: 'https://user:secret@hooks.variant.example/in' } }),
+    'limit-reached': async (w) => {
+      const { partnerId, clientId } = await w.service.services.credentials.createPartner('Many Webhooks');
+      const token = (await w.service.services.tokens.issue({ kind: 'partner', partnerId, clientId })).access_token;
+      for (let i = 0; i < 20; i++)
+        await created(send(w.service.baseUrl, 'POST', '/finance/v1/webhooks', { token, body: { url: `https://hooks.many.example/${i}` } }));
+      return send(w.service.baseUrl, 'POST', '/finance/v1/webhooks', { token, body: { url: 'https://hooks.many.example/over' } });
+    },
+    // A replay of a registration deleted since.
+    'not-found': async (w) => {
+      const c = { body: { url: 'https://hooks.variant.example/partner/deleted' }, headers: { 'Idempotency-Key': randomUUID() } };
+      const hook = await created(partner(w, '/finance/v1/webhooks', c));
+      expect((await partner(w, `/finance/v1/webhooks?id=${hook.id}`, {}, 'DELETE')).status).toBe(204);
+      return partner(w, '/finance/v1/webhooks', c);
+    },
+  },
+  updatePartnerWebhook: {
+    'business-rule': (w, o) =>
+      partner(w, fill(o.url, { id: w.t.ids.partnerWebhook }), { body: { url: 'https://user:secret@hooks.variant.example/in' } }, 'PATCH'),
+  },
+  redeliverPartnerWebhookDelivery: {
+    // A delivery of a registration disabled since.
+    conflict: async (w, o) => {
+      const hook = await created(partner(w, '/finance/v1/webhooks', { body: { url: 'https://hooks.variant.example/partner/disabled' } }));
+      const test = await partner(w, `/finance/v1/webhooks/${hook.id}/test`, {});
+      expect(test.status).toBe(200);
+      expect((await partner(w, `/finance/v1/webhooks/${hook.id}`, { body: { enabled: false } }, 'PATCH')).status).toBe(200);
+      return partner(w, fill(o.url, { id: hook.id, deliveryId: test.body.eventId }));
+    },
+  },
+  listPartnerEvents: {
+    'business-rule': (w, o) =>
+      partner(w, o.url, { query: { CreatedFrom: '2026-01-02T00:00:00Z', CreatedTo: '2026-01-01T00:00:00Z' } }, 'GET'),
   },
   listPayouts: {
     'business-rule': (w, o) =>

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHangingReceiver, type HangingReceiver } from '../../bench/hanging-receiver.js';
 import { unwrap } from '../../client/problem-error.js';
+import { ownerKey } from '../../server/events/owners.js';
 import { DeliverySlots, type Registration } from '../../server/webhooks/delivery-slots.js';
 import { inMerchantTurns } from '../../server/webhooks/merchant-turns.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
@@ -88,6 +89,7 @@ describe('the delivery slots and merchant turns', () => {
   const registration = (id: string, merchantId: number, url: string): Registration => ({
     id,
     merchant_id: merchantId,
+    partner_id: null,
     url,
     events: '["payout.created"]',
     environment: 'sandbox',
@@ -164,5 +166,27 @@ describe('the delivery slots and merchant turns', () => {
     ];
     const inFlight: Record<number, number> = { 7: 5, 8: 0, 9: 1 };
     expect(inMerchantTurns(events, (m) => inFlight[m] ?? 0).map((e) => e.id)).toEqual([4, 5, 1, 6, 2, 3]);
+  });
+
+  it("takes a partner's copies of a merchant's payment events as another owner's turn and slots", () => {
+    // Merchant 7's events and partner 7's copies of them: two owners, neither waiting behind the other.
+    const events = [
+      { id: 1, merchant_id: 7, partner_id: null },
+      { id: 2, merchant_id: 7, partner_id: 7 },
+      { id: 3, merchant_id: 7, partner_id: null },
+      { id: 4, merchant_id: 7, partner_id: 7 },
+    ];
+    const inFlight: Record<number, number> = { 7: 3, [-7]: 0 };
+    expect(inMerchantTurns(events, (owner) => inFlight[owner] ?? 0).map((e) => e.id)).toEqual([2, 1, 4, 3]);
+    const slots = new DeliverySlots({ perTarget: 10, perMerchant: 1, overall: 10 });
+    const merchantHook = { ...registration('m', 7, 'https://m.example/'), partner_id: null };
+    const partnerHook = { ...registration('p', 7, 'https://p.example/'), merchant_id: null, partner_id: 7 };
+    expect(slots.take(ownerKey(merchantHook), [merchantHook])).toBe(true);
+    expect(slots.take(ownerKey(partnerHook), [partnerHook])).toBe(true); // the merchant's bound is not the partner's
+    expect(slots.take(ownerKey(partnerHook), [partnerHook])).toBe(false);
+    expect(slots.blocked().merchants.sort()).toEqual([-7, 7]);
+    slots.release(partnerHook);
+    expect(slots.inFlightOf(ownerKey(partnerHook))).toBe(0);
+    expect(slots.inFlightOf(ownerKey(merchantHook))).toBe(1);
   });
 });

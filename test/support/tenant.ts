@@ -43,6 +43,10 @@ export interface Tenant {
     webhook: string;
     /** The newest of the merchant's events (one its transfers or payout wrote). */
     event: string;
+    /** The partner's signed webhook registration (groups C and E). */
+    partnerWebhook: string;
+    /** The newest of the partner's events (one of its payment requests'). */
+    partnerEvent: string;
     platformPayee: number;
     business: number;
     account: number;
@@ -369,6 +373,11 @@ export async function newTenant(
     }),
   );
   const [event] = (await unwrap(a.GET('/v1/events', { params: { query: { PageSize: 1 } } }))).data;
+  // The partner follows its payment requests: a signed registration, and its events.
+  const partnerWebhook = await unwrap(
+    c.POST('/finance/v1/webhooks', { body: { url: `https://hooks.${label.toLowerCase()}.example/payments`, signed: true } }),
+  );
+  const [partnerEvent] = (await unwrap(c.GET('/finance/v1/events', { params: { query: { PageSize: 1 } } }))).data;
 
   return {
     label,
@@ -390,6 +399,8 @@ export async function newTenant(
       payout: payout.PayoutUniqueReference,
       webhook: webhook.id,
       event: event!.id,
+      partnerWebhook: partnerWebhook.id,
+      partnerEvent: partnerEvent!.id,
       platformPayee: platformPayee.id,
       business: business.id,
       account: account.id,

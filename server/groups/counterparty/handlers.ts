@@ -30,6 +30,24 @@ export function counterpartyHandlers(s: Services): CounterpartyHandlers {
     cancelPayment: partnerHandlers(s).cancelPayment,
     simulatePaymentReturn: partnerHandlers(s).simulatePaymentReturn,
     simulatePaymentNotificationOfChange: partnerHandlers(s).simulatePaymentNotificationOfChange,
+    // The partner's webhooks and events: group C's operations, served on the same paths.
+    ...pick(partnerHandlers(s), [
+      'createPartnerWebhook',
+      'listPartnerWebhooks',
+      'deletePartnerWebhook',
+      'getPartnerWebhook',
+      'updatePartnerWebhook',
+      'rotatePartnerWebhookSecret',
+      'testPartnerWebhook',
+      'redeliverPartnerWebhookDelivery',
+      'listPartnerWebhookDeliveries',
+      'listPartnerEvents',
+      'getPartnerEvent',
+    ]),
     searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body ?? {}) }),
   };
+}
+
+function pick<T, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }

@@ -6,6 +6,7 @@ import { issueOAuthToken } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
 import type { RequestContext } from '../../auth/principal.js';
 import { merchantOf } from '../../http/request-context.js';
+import { merchantOwner } from '../../events/owners.js';
 import type { Services } from '../../services.js';
 
 export type MerchantHandlers = GroupHandlers<operations, OperationId, RequestContext>;
@@ -68,33 +69,39 @@ export function merchantHandlers(s: Services): MerchantHandlers {
     }),
 
     createWebhook: async ({ body, headers, context }) => {
-      const { body: webhook, replayed } = await s.webhooks.create(merchantOf(context), body, headers['idempotency-key']);
+      const { body: webhook, replayed } = await s.webhooks.create(merchantOwner(merchantOf(context)), body, headers['idempotency-key']);
       return { status: 201, body: webhook, replayed, headers: { Location: `/v1/webhooks/${webhook.id}` } };
     },
-    listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOf(context)) }),
+    listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOwner(merchantOf(context))) }),
     deleteWebhook: async ({ query, context }) => {
-      await s.webhooks.remove(merchantOf(context), query.id);
+      await s.webhooks.remove(merchantOwner(merchantOf(context)), query.id);
       return { status: 204 };
     },
-    getWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhooks.get(merchantOf(context), params.id) }),
+    getWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhooks.get(merchantOwner(merchantOf(context)), params.id) }),
     updateWebhook: async ({ params, body, context }) => ({
       status: 200,
-      body: await s.webhooks.update(merchantOf(context), params.id, body),
+      body: await s.webhooks.update(merchantOwner(merchantOf(context)), params.id, body),
     }),
     rotateWebhookSecret: async ({ params, context }) => ({
       status: 200,
-      body: await s.webhooks.rotateSecret(merchantOf(context), params.id),
+      body: await s.webhooks.rotateSecret(merchantOwner(merchantOf(context)), params.id),
     }),
-    testWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhookDeliveries.test(merchantOf(context), params.id) }),
+    testWebhook: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.test(merchantOwner(merchantOf(context)), params.id),
+    }),
     redeliverWebhookDelivery: async ({ params, context }) => ({
       status: 200,
-      body: await s.webhookDeliveries.redeliver(merchantOf(context), params.id, params.deliveryId),
+      body: await s.webhookDeliveries.redeliver(merchantOwner(merchantOf(context)), params.id, params.deliveryId),
     }),
     listWebhookDeliveries: async ({ params, query, context }) => ({
       status: 200,
-      body: await s.webhookDeliveries.list(merchantOf(context), params.id, query),
+      body: await s.webhookDeliveries.list(merchantOwner(merchantOf(context)), params.id, query),
     }),
-    listEvents: async ({ query, context }) => ({ status: 200, body: await s.events.list(merchantOf(context), query) }),
-    getEvent: async ({ params, context }) => ({ status: 200, body: await s.events.get(merchantOf(context), params.eventId) }),
+    listEvents: async ({ query, context }) => ({ status: 200, body: await s.events.list(merchantOwner(merchantOf(context)), query) }),
+    getEvent: async ({ params, context }) => ({
+      status: 200,
+      body: await s.events.get(merchantOwner(merchantOf(context)), params.eventId),
+    }),
   };
 }

@@ -1,7 +1,7 @@
 // Group C, the partner API: a partner acts for the merchants linked to it. One handler per operation of
 // generated/partner/routes.ts; POST /finance/v1/payment_request is the same operation as group E's.
 import type { OperationId } from '../../../generated/partner/routes.js';
-import type { operations } from '../../../generated/partner/schema.js';
+import type { components, operations } from '../../../generated/partner/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
 import type { RequestContext } from '../../auth/principal.js';
@@ -10,8 +10,10 @@ import { linkedMerchants } from '../../partners/merchant-links.js';
 import { requireOwnPartnerId } from '../../partners/partner-scope.js';
 import type { Services } from '../../services.js';
 import type { StoredResponse } from '../../store/idempotency.js';
+import { partnerOwner } from '../../events/owners.js';
 
 export type PartnerHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+type PartnerEvent = components['schemas']['PartnerEvent'];
 
 /** A created recipient, listed by its payment network rail id. */
 const created = <T extends { paymentNetworkRailPayeeId: string }>(result: StoredResponse<T>) => ({
@@ -58,6 +60,50 @@ export function partnerHandlers(s: Services): PartnerHandlers {
     searchPartnerTransactions: async ({ body, context }) => ({
       status: 200,
       body: await s.payments.searchForPartner(partnerOf(context), body ?? {}),
+    }),
+
+    // Webhooks and events of the payments the partner requested (shared with group E, on the same paths): the
+    // merchant's webhook and events services, scoped to the partner as their owner (events/owners.ts).
+    createPartnerWebhook: async ({ body, headers, context }) => {
+      const { body: webhook, replayed } = await s.webhooks.create(partnerOwner(partnerOf(context)), body, headers['idempotency-key']);
+      return { status: 201, body: webhook, replayed, headers: { Location: `/finance/v1/webhooks/${webhook.id}` } };
+    },
+    listPartnerWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(partnerOwner(partnerOf(context))) }),
+    deletePartnerWebhook: async ({ query, context }) => {
+      await s.webhooks.remove(partnerOwner(partnerOf(context)), query.id);
+      return { status: 204 };
+    },
+    getPartnerWebhook: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhooks.get(partnerOwner(partnerOf(context)), params.id),
+    }),
+    updatePartnerWebhook: async ({ params, body, context }) => ({
+      status: 200,
+      body: await s.webhooks.update(partnerOwner(partnerOf(context)), params.id, body),
+    }),
+    rotatePartnerWebhookSecret: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhooks.rotateSecret(partnerOwner(partnerOf(context)), params.id),
+    }),
+    testPartnerWebhook: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.test(partnerOwner(partnerOf(context)), params.id),
+    }),
+    redeliverPartnerWebhookDelivery: async ({ params, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.redeliver(partnerOwner(partnerOf(context)), params.id, params.deliveryId),
+    }),
+    listPartnerWebhookDeliveries: async ({ params, query, context }) => ({
+      status: 200,
+      body: await s.webhookDeliveries.list(partnerOwner(partnerOf(context)), params.id, query),
+    }),
+    listPartnerEvents: async ({ query, context }) => ({
+      status: 200,
+      body: await s.events.list<PartnerEvent>(partnerOwner(partnerOf(context)), query),
+    }),
+    getPartnerEvent: async ({ params, context }) => ({
+      status: 200,
+      body: await s.events.get<PartnerEvent>(partnerOwner(partnerOf(context)), params.eventId),
     }),
   };
 }
