@@ -470,7 +470,188 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.created
+         * @description A payment request was accepted for the merchant (by a partner, for one of its payees). Sent once to every webhook registration of the merchant the payment is for that selected `payment.created`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.processing
+         * @description The payment was submitted to the rail. Sent once to every webhook registration of the merchant the payment is for that selected `payment.processing`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentProcessingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.sent
+         * @description The payment left the bank. Sent once to every webhook registration of the merchant the payment is for that selected `payment.sent`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentSentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.completed
+         * @description The payment reached the payee's account; `postDate` is set. Sent once to every webhook registration of the merchant the payment is for that selected `payment.completed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description The payment could not be completed. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.failed`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.cancelled
+         * @description The payment was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.cancelled`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.returned
+         * @description The receiving bank returned the completed payment (`returnCode`, `returnedOn`). This state is final. Sent once to every webhook registration of the merchant the payment is for that selected `payment.returned`, with the event's id in `webhook-id` (and signature headers for signed registrations); `listEvents` lists it too. The partner that requested the payment receives a copy of its own (another `id`) on its registrations while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["paymentReturnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "noc.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * noc.received
+         * @description A receiving bank sent a notification of change (NOC) for an ACH transfer: the entry settled, no money moved, and the data to use from now on is in the transfer's `notificationOfChange` (its C code and corrected data). Sent once to every webhook registration of the merchant that selected `noc.received`, with the event's id in `webhook-id`; `listEvents` lists it too. A payment request's goes, as a copy of its own, to the partner that requested it too, while the merchant is linked to it (`listPartnerEvents`).
+         */
+        post: operations["nocReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test delivery to one registration, sent when `testWebhook` is called, whatever events the registration selected and whether it is enabled. It moves no money. Like every delivery it carries the event's id in `webhook-id`, and Standard Webhooks signature headers when the registration is signed.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Partner credentials issued at onboarding. */
@@ -2284,6 +2465,21 @@ export interface components {
          * @example 3f1b8a52-6f0e-4d59-9d2b-1c7a0e5e9f10
          */
         "Idempotency-Key": string;
+        /**
+         * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+         * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+         */
+        "webhook-id": components["schemas"]["EventId"];
+        /**
+         * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+         * @example 1793628302
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
     };
     requestBodies: never;
     headers: {
@@ -3313,6 +3509,348 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    paymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentProcessingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentSentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    nocReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NocEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (the body's `id`), on every delivery, signed or not; the same for every registration the event is sent to. Keep the ids you have processed: a delivery whose id you have seen is one you have already handled.
+                 * @example evt_01jd8x3m0a2b4c6d8e0f2g4h6j
+                 */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /**
+                 * @description Standard Webhooks send time, in seconds since the Unix epoch. Refuse deliveries older than five minutes. Sent on signed registrations.
+                 * @example 1793628302
+                 */
+                "webhook-timestamp"?: components["parameters"]["webhook-timestamp"];
+                /**
+                 * @description Standard Webhooks signature `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the registration's secret (the bytes after `whsec_`, base64-decoded). Sent on signed registrations. For 24 hours after `rotateWebhookSecret` it holds two signatures, space-separated: the new secret's and the previous one's; accept the delivery when any of them matches a secret you hold.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature"?: components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description The receiver processed the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
