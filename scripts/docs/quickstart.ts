@@ -3,9 +3,9 @@
 // step linked to the operations it calls; and the client code of docs/guides/quickstart.ts (run by the mock tests)
 // between its `docs:` markers.
 import { readFile } from 'node:fs/promises';
-import { operationById, repoRoot, type Node, type Operation } from './docs-contract.js';
-import { escapeHtml, inline, slug } from './docs-markdown.js';
-import { groups, type Group } from '../generated/index.js';
+import { operationById, repoRoot, type Node, type Operation } from './contract.js';
+import { escapeHtml, inline, slug } from './markdown.js';
+import { groups, type Group } from '../../generated/index.js';
 
 export interface QuickStartScript {
   /** Anchor of its part of the quick-start guide. */

@@ -1,11 +1,11 @@
-// The guides' generated blocks (tables, diagrams, examples), placed by scripts/docs-facts.ts. Each reads its facts from the contract (the bundles), the server's
+// The guides' generated blocks (tables, diagrams, examples), placed by scripts/docs/facts.ts. Each reads its facts from the contract (the bundles), the server's
 // problem catalogue or the sandbox's test accounts, and fails the build when a fact it needs has gone, rather
 // than publishing a page that quietly disagrees with the API.
 import { readFile } from 'node:fs/promises';
-import { generationCacheSeconds } from '../server/auth/client-generations.js';
-import { failedAttemptLimits } from '../server/auth/failed-attempts.js';
-import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
-import { answeredBy, catalogueAnchor } from './docs-problem-types.js';
+import { generationCacheSeconds } from '../../server/auth/client-generations.js';
+import { failedAttemptLimits } from '../../server/auth/failed-attempts.js';
+import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
+import { answeredBy, catalogueAnchor } from './problem-types.js';
 import {
   deref,
   operationsOf,
@@ -16,13 +16,13 @@ import {
   sentenceContaining,
   type Node,
   type Operation,
-} from './docs-contract.js';
-import { enumeration, enumerationCell } from './docs-compatibility.js';
-import { escapeHtml, inline } from './docs-markdown.js';
-import { groups, type Group } from '../generated/index.js';
-import { mockUrl } from './mock-servers.js';
-import { basePathOf } from './route-table.js';
-import { pagers } from '../client/paginate.js';
+} from './contract.js';
+import { enumeration, enumerationCell } from './compatibility.js';
+import { escapeHtml, inline } from './markdown.js';
+import { groups, type Group } from '../../generated/index.js';
+import { mockUrl } from '../mock/servers.js';
+import { basePathOf } from '../contract/route-table.js';
+import { pagers } from '../../client/paginate.js';
 
 const code = (s: unknown) => `<code>${escapeHtml(String(s))}</code>`;
 const pre = (s: string, lang: string) => `<pre><code class="language-${lang}">${escapeHtml(s)}</code></pre>`;

@@ -2,17 +2,17 @@
 // Prism ignores the path part of `servers`, so every group (B's `{sandbox_url}/payouts` too) answers its
 // paths at the root of its own port, and it serves per-operation `servers` (the token issuer at `{auth_url}`)
 // on that port as well: a client points both baseUrl and authUrl at the mock's origin.
-// Each group's port is answered by its front (scripts/mock-front.ts: the service's own request checks and
+// Each group's port is answered by its front (scripts/mock/front.ts: the service's own request checks and
 // problems, then Prism), and Prism itself listens on a free port of its own behind it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { groups as allGroups, type Group } from '../generated/index.js';
+import { groups as allGroups, type Group } from '../../generated/index.js';
 import { freePort } from './free-ports.js';
-import { createMockFront, listenFront, type IssuedTokens } from './mock-front.js';
+import { createMockFront, listenFront, type IssuedTokens } from './front.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const prismBin = `${root}node_modules/.bin/prism`;
 export const mockHost = '127.0.0.1';
 export const defaultPortBase = 4010;
@@ -28,7 +28,7 @@ export interface MockOptions {
   onUnexpectedExit?: (group: Group, code: number | null, signal: NodeJS.Signals | null) => void;
   /** How long one mock may take to start listening. Default 60 s. */
   startTimeoutMs?: number;
-  /** Put the front (scripts/mock-front.ts) on each group's port, Prism behind it. Default true; false serves
+  /** Put the front (scripts/mock/front.ts) on each group's port, Prism behind it. Default true; false serves
    * Prism itself on the port (the benchmark measures Prism alone). */
   front?: boolean;
 }

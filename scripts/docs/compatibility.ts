@@ -1,8 +1,8 @@
 // The compatibility guide's facts, read from the contract: which response fields are open enumerations
 // (`anyOf: [<the known values>, OpenEnumValue]`, openapi/DECISIONS.md "Compatibility") and their known values.
-import { deref, type Node } from './docs-contract.js';
-import { escapeHtml } from './docs-markdown.js';
-import { groups, type Group } from '../generated/index.js';
+import { deref, type Node } from './contract.js';
+import { escapeHtml } from './markdown.js';
+import { groups, type Group } from '../../generated/index.js';
 
 const code = (s: unknown) => `<code>${escapeHtml(String(s))}</code>`;
 

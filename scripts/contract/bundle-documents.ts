@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
 const run = promisify(execFile);
-const redocly = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url));
+const redocly = fileURLToPath(new URL('../../node_modules/.bin/redocly', import.meta.url));
 
 export type Document = Record<string, any>;
 

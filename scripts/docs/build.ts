@@ -1,14 +1,14 @@
 // `buildDocs()`: the published docs in docs/dist/ (served by the server at /docs): one Redoc reference page
-// per group (with its document, `<group>.openapi.json`) and the guide pages (scripts/docs-guides.ts), each checked
+// per group (with its document, `<group>.openapi.json`) and the guide pages (scripts/docs/guides.ts), each checked
 // to open without loading anything from another host, and the quick-start scripts the quick-start guide shows.
 import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { loadBundles, repoRoot } from './docs-contract.js';
-import { renderGuides } from './docs-guides.js';
-import { quickStartScripts } from './docs-quickstart.js';
-import { remoteReferences } from './docs-offline.js';
-import { buildReferencePage, referenceDocumentFile } from './docs-reference.js';
-import { groups } from '../generated/index.js';
+import { loadBundles, repoRoot } from './contract.js';
+import { renderGuides } from './guides.js';
+import { quickStartScripts } from './quickstart.js';
+import { remoteReferences } from './offline.js';
+import { buildReferencePage, referenceDocumentFile } from './reference.js';
+import { groups } from '../../generated/index.js';
 
 export const docsDist = `${repoRoot}docs/dist/`;
 

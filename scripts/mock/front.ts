@@ -14,20 +14,20 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request } from 'express';
-import { routeTables, type Group } from '../generated/index.js';
-import { bearerCredentialOf, invalidToken, missingToken } from '../server/auth/bearer-header.js';
-import { clientCredentialsOf } from '../server/auth/client-credentials.js';
-import { oauthTokenPath } from '../server/http/oauth-token-errors.js';
-import { allowedMethods } from '../server/http/allowed-methods.js';
-import { notFound, problemHandler } from '../server/http/errors.js';
-import { chain } from '../server/http/middleware-chain.js';
-import { groupHandler, type GroupMount } from '../server/http/mount-group.js';
-import type { OperationHandler } from '../server/http/operation-handler.js';
-import { bodyParsers } from '../server/http/request-body.js';
-import { requestId } from '../server/http/request-id.js';
-import { requestTarget } from '../server/http/request-target.js';
+import { routeTables, type Group } from '../../generated/index.js';
+import { bearerCredentialOf, invalidToken, missingToken } from '../../server/auth/bearer-header.js';
+import { clientCredentialsOf } from '../../server/auth/client-credentials.js';
+import { oauthTokenPath } from '../../server/http/oauth-token-errors.js';
+import { allowedMethods } from '../../server/http/allowed-methods.js';
+import { notFound, problemHandler } from '../../server/http/errors.js';
+import { chain } from '../../server/http/middleware-chain.js';
+import { groupHandler, type GroupMount } from '../../server/http/mount-group.js';
+import type { OperationHandler } from '../../server/http/operation-handler.js';
+import { bodyParsers } from '../../server/http/request-body.js';
+import { requestId } from '../../server/http/request-id.js';
+import { requestTarget } from '../../server/http/request-target.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 // Node's fetch as it was when the front loaded: a test that spies on globalThis.fetch to see what a client sends
 // should not see the front's own requests to Prism.
 const fetchFromPrism = globalThis.fetch;

@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import ts from 'typescript';
-import { groups } from '../generated/index.js';
+import { groups } from '../../generated/index.js';
 
-const root = resolve(new URL('..', import.meta.url).pathname);
+const root = resolve(new URL('../..', import.meta.url).pathname);
 const clientDir = join(root, 'client');
 const problems: string[] = [];
 const fail = (message: string) => problems.push(message);

@@ -4,8 +4,8 @@
 // with their examples (Idempotency-Key included), the bearer token when the operation is secured, and its
 // first JSON request example. test/docs/code-samples.test.ts runs every curl sample against a fresh service and
 // compiles every TypeScript sample against the client's types.
-import { deref, requestExample, type DocumentTransform, type Node, type PlacedOperation } from './docs-contract.js';
-import type { Group } from '../generated/index.js';
+import { deref, requestExample, type DocumentTransform, type Node, type PlacedOperation } from './contract.js';
+import type { Group } from '../../generated/index.js';
 
 export interface CodeSample {
   lang: string;

@@ -8,11 +8,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { codeSamplesTransform } from './docs-code-samples.js';
-import { bundlePath, repoRoot, transformDocument, type Node } from './docs-contract.js';
-import { openEnumsTransform } from './docs-open-enums.js';
-import { problemTypesTransform } from './docs-problem-types.js';
-import type { Group } from '../generated/index.js';
+import { codeSamplesTransform } from './code-samples.js';
+import { bundlePath, repoRoot, transformDocument, type Node } from './contract.js';
+import { openEnumsTransform } from './open-enums.js';
+import { problemTypesTransform } from './problem-types.js';
+import type { Group } from '../../generated/index.js';
 
 const run = promisify(execFile);
 const template = `${repoRoot}docs/reference/template.hbs`;
@@ -89,7 +89,7 @@ export async function buildReferencePage(group: Group, title: string, outFile: s
   const logo = await attributionDataUri();
   for (const url of redocLogoUrls) {
     // A Redoc update that renames the badge must fail the build here, not quietly load a remote image.
-    if (!html.includes(url)) throw new Error(`Redoc no longer references ${url}; update scripts/docs-reference.ts`);
+    if (!html.includes(url)) throw new Error(`Redoc no longer references ${url}; update scripts/docs/reference.ts`);
     html = html.split(url).join(logo);
   }
   await writeFile(outFile, html);

@@ -1,9 +1,9 @@
 // `npm run diff -- <git ref> [--all]`: the contract changes between the documents at that ref and the working
 // tree, per API, classified by the compatibility policy (openapi/DECISIONS.md "Compatibility", applied by
-// scripts/breaking-changes.ts). Prints each API's counts and every breaking change; with --all, every other change
+// scripts/contract/breaking-changes.ts). Prints each API's counts and every breaking change; with --all, every other change
 // too. Exit 0: no breaking change; 1: at least one; 2: usage or another error.
 // The repository is the one holding the current directory; both sides are bundled the same way
-// (scripts/bundle-documents.ts), the ref's from a `git archive` of its openapi/ and redocly.yaml.
+// (scripts/contract/bundle-documents.ts), the ref's from a `git archive` of its openapi/ and redocly.yaml.
 import { bundleDocuments, type Document } from './bundle-documents.js';
 import { compareDocuments, type Change, type ChangeType } from './breaking-changes.js';
 import { commitOf, contractAtRef, repositoryOf, UnknownRefError } from './contract-at-ref.js';

@@ -2,12 +2,12 @@
 // examples, limits and events from here, so it cannot drift from the reference pages built from the same files.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { groups, type Group } from '../generated/index.js';
+import { groups, type Group } from '../../generated/index.js';
 
 // The bundles are plain JSON; the builder reads them loosely and fails loudly when a fact it needs is missing.
 export type Node = Record<string, any>;
 
-export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const bundlePath = (group: Group) => `${repoRoot}generated/${group}/openapi.json`;
 
 export function loadBundles(): Record<Group, Node> {
@@ -90,7 +90,7 @@ export interface PlacedOperation extends Operation {
 }
 
 /**
- * One change the reference makes to a bundled document (docs-reference.ts applies them all in one walk):
+ * One change the reference makes to a bundled document (reference.ts applies them all in one walk):
  * `operation` sees each operation of `paths` before its nodes are walked; `node` sees every object node, its
  * children first, and may return a node to put in its place.
  */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { bundleDocuments } from './bundle-documents.js';
 import { problemTypeFindings } from './lint-problem-types.js';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../..', import.meta.url).pathname;
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 

@@ -1,8 +1,8 @@
-// `npm run mock`: Prism mocks of every group (scripts/mock-servers.ts), until Ctrl-C or SIGTERM.
+// `npm run mock`: Prism mocks of every group (scripts/mock/servers.ts), until Ctrl-C or SIGTERM.
 //   MOCK_PORT_BASE=4010   group i of generated/index.ts listens on base + i (merchant 4010 ... counterparty 4014)
 //   MOCK_DYNAMIC=true     or --dynamic: responses generated from the schemas instead of the examples
-import { groups } from '../generated/index.js';
-import { defaultPortBase, startMocks } from './mock-servers.js';
+import { groups } from '../../generated/index.js';
+import { defaultPortBase, startMocks } from './servers.js';
 
 function portBaseFromEnv(): number {
   const raw = process.env.MOCK_PORT_BASE;

@@ -1,6 +1,6 @@
-// `npm run docs`: builds docs/dist/ (scripts/docs-build.ts). Redocly's telemetry is off for the build.
+// `npm run docs`: builds docs/dist/ (scripts/docs/build.ts). Redocly's telemetry is off for the build.
 import { relative } from 'node:path';
-import { buildDocs } from './docs-build.js';
+import { buildDocs } from './build.js';
 
 process.env.REDOCLY_TELEMETRY = 'off';
 const started = Date.now();

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const root = resolve(new URL('..', import.meta.url).pathname);
+const root = resolve(new URL('../..', import.meta.url).pathname);
 
 interface Rule {
   /** Files the rule applies to, by their path from the repository root. */
@@ -38,6 +38,11 @@ const rules: Rule[] = [
     why: 'the service depends on generated/ and libraries only',
   },
   { from: /^(scripts|bench)\//, forbidden: inside('test'), why: 'scripts and benchmarks never depend on tests' },
+  {
+    from: /^scripts\/contract\//,
+    forbidden: (t) => ['scripts/docs', 'scripts/mock'].some((f) => inside(f)(t)),
+    why: 'the contract tooling is what the docs and the mocks build on, not the other way round',
+  },
   {
     from: /^server\/(?!http\/|groups\/|app\.ts$|main\.ts$)/,
     forbidden: (t) => httpLayer.test(t),

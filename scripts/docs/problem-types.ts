@@ -1,10 +1,10 @@
 // The problem catalogue in the docs: on the errors guide, every kind with its status, title and the operations that
 // answer it (from each operation's `x-problem-types`); on each reference page, every operation's own kinds, appended
 // to its description (Redoc shows no vendor extension on its own).
-import { problemTypeBase, problemTypes } from '../generated/problem-types.js';
-import { groups, type Group } from '../generated/index.js';
-import { operationsOf, type DocumentTransform, type Node } from './docs-contract.js';
-import { escapeHtml } from './docs-markdown.js';
+import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
+import { groups, type Group } from '../../generated/index.js';
+import { operationsOf, type DocumentTransform, type Node } from './contract.js';
+import { escapeHtml } from './markdown.js';
 
 type Kind = keyof typeof problemTypes;
 

@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const entry = 'server/main.ts';
 /** Where the project's inputs live (the bundle's own list, from esbuild, decides which of them count). */
 const sourceDirs = ['server', 'generated'];

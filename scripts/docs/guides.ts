@@ -1,11 +1,11 @@
 // The guide pages of docs/dist/: each docs/guides/<name>.md rendered with markdown-it into docs/guides/page.html,
-// its facts filled from the contract and the service (scripts/docs-facts.ts), with a sidebar listing every guide
+// its facts filled from the contract and the service (scripts/docs/facts.ts), with a sidebar listing every guide
 // (the reader's own page marked `aria-current="page"`, with its sections beneath it) and the reference pages.
 import { readFile } from 'node:fs/promises';
-import { groups, type Group } from '../generated/index.js';
-import { repoRoot, type Node } from './docs-contract.js';
-import { fillBlocks, fillInline, guideFacts } from './docs-facts.js';
-import { escapeHtml, renderMarkdown, slug } from './docs-markdown.js';
+import { groups, type Group } from '../../generated/index.js';
+import { repoRoot, type Node } from './contract.js';
+import { fillBlocks, fillInline, guideFacts } from './facts.js';
+import { escapeHtml, renderMarkdown, slug } from './markdown.js';
 
 /** The guides in reading order; `index` is the overview, published as index.html. */
 export const guideNames = [

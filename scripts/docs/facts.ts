@@ -4,20 +4,20 @@
 // `{{webhook-events}}` alone on its line (a block fact, generated HTML: tables, diagrams, code). Where the service
 // and the contract both hold a fact, the build fails when they disagree, rather than publishing either.
 import { maxHeaderSize } from 'node:http';
-import { problemTypes } from '../generated/problem-types.js';
-import { groups, type Group } from '../generated/index.js';
-import { tokenLifetimeSeconds } from '../server/auth/token-issuer.js';
-import { failedAttemptLimits } from '../server/auth/failed-attempts.js';
-import { generationCacheSeconds } from '../server/auth/client-generations.js';
-import { businessVerificationOutcome, transferOutcome } from '../server/banking/sandbox-outcomes.js';
-import { loadConfig } from '../server/config.js';
-import { eventRetentionMs } from '../server/events/events.js';
-import { deliveryLimits } from '../server/webhooks/delivery-slots.js';
-import { allEvents, maxWebhooksPerMerchant, previousSecretLifetimeMs } from '../server/webhooks/webhook-registrations.js';
-import { renderOpenEnumerations } from './docs-compatibility.js';
-import { deref, operationsOf, property, schema, type Node } from './docs-contract.js';
-import { escapeHtml } from './docs-markdown.js';
-import { renderClientCode, renderQuickStarts } from './docs-quickstart.js';
+import { problemTypes } from '../../generated/problem-types.js';
+import { groups, type Group } from '../../generated/index.js';
+import { tokenLifetimeSeconds } from '../../server/auth/token-issuer.js';
+import { failedAttemptLimits } from '../../server/auth/failed-attempts.js';
+import { generationCacheSeconds } from '../../server/auth/client-generations.js';
+import { businessVerificationOutcome, transferOutcome } from '../../server/banking/sandbox-outcomes.js';
+import { loadConfig } from '../../server/config.js';
+import { eventRetentionMs } from '../../server/events/events.js';
+import { deliveryLimits } from '../../server/webhooks/delivery-slots.js';
+import { allEvents, maxWebhooksPerMerchant, previousSecretLifetimeMs } from '../../server/webhooks/webhook-registrations.js';
+import { renderOpenEnumerations } from './compatibility.js';
+import { deref, operationsOf, property, schema, type Node } from './contract.js';
+import { escapeHtml } from './markdown.js';
+import { renderClientCode, renderQuickStarts } from './quickstart.js';
 import {
   renderAuth,
   renderErrors,
@@ -29,7 +29,7 @@ import {
   renderStatesTable,
   renderWebhooks,
   sentenceIn,
-} from './docs-sections.js';
+} from './sections.js';
 
 export interface Facts {
   /** Markdown text, substituted into a sentence before the page is rendered. */
@@ -182,7 +182,7 @@ export function fillInline(markdown: string, facts: Facts, page: string): string
   return markdown.replace(/\{\{([a-z-]+)\}\}/g, (whole, name: string) => {
     if (facts.inline[name] !== undefined) return facts.inline[name]!;
     if (facts.block[name] !== undefined) return whole;
-    throw new Error(`${page} has a placeholder {{${name}}} that docs-facts.ts does not fill`);
+    throw new Error(`${page} has a placeholder {{${name}}} that facts.ts does not fill`);
   });
 }
 

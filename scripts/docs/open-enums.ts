@@ -5,8 +5,8 @@
 // pages), each such field is the closed enumeration itself, marked `x-extensible-enum` with its values (Zalando's
 // convention) and described with the contract's own sentence that the enumeration is open. The contract in
 // openapi/ and generated/ keeps the open form.
-import { enumeration } from './docs-compatibility.js';
-import { deref, sentenceContaining, type DocumentTransform, type Node } from './docs-contract.js';
+import { enumeration } from './compatibility.js';
+import { deref, sentenceContaining, type DocumentTransform, type Node } from './contract.js';
 
 const isOpenMember = (doc: Node, member: Node) => deref(doc, member)?.['x-open-enum-value'] === true;
 
