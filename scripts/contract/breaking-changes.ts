@@ -3,7 +3,7 @@
 // stricter or a response that loses something breaks clients; the reverse does not. Open responses and open
 // enumerations are classified by the contract's policy (compatibility-policy.ts).
 import { apiDiff, type Diff } from 'api-smart-diff';
-import { followRef as follow, type Document } from './bundle-documents.js';
+import { deref as follow, httpMethods, operationsOf, type Node as Document } from './document.js';
 import { applyPolicy } from './compatibility-policy.js';
 
 export type ChangeType = Diff['type'];
@@ -25,7 +25,7 @@ export interface Comparison {
   changes: Change[];
 }
 
-const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const isMethod = (key: string) => (httpMethods as readonly string[]).includes(key);
 const webhookPrefix = 'webhook ';
 
 /**
@@ -36,23 +36,23 @@ const webhookPrefix = 'webhook ';
  */
 function webhooksAsPaths(source: Document): Document {
   const doc = structuredClone(source);
-  for (const [name, rawItem] of Object.entries<any>(doc.webhooks ?? {})) {
-    const item = follow(doc, rawItem);
-    const asPath: Record<string, unknown> = {};
-    for (const [method, op] of Object.entries<any>(item ?? {})) {
-      if (!httpMethods.has(method)) continue;
-      const body = follow(doc, op.requestBody) ?? {};
-      const headers = Object.fromEntries(
-        (op.parameters ?? [])
-          .map((p: any) => follow(doc, p))
-          .filter((p: any) => p?.in === 'header')
-          .map((p: any) => [p.name, { required: p.required ?? false, schema: p.schema, description: p.description }]),
-      );
-      const { requestBody: _body, parameters: _parameters, responses: _responses, ...rest } = op;
-      asPath[method] = { ...rest, responses: { payload: { description: body.description ?? name, headers, content: body.content ?? {} } } };
-    }
-    doc.paths = { ...doc.paths, [`${webhookPrefix}${name}`]: asPath };
+  const asPaths: Record<string, Record<string, unknown>> = {};
+  for (const { path: name, method, op } of operationsOf(doc, 'webhooks')) {
+    const body = follow(doc, op.requestBody) ?? {};
+    const headers = Object.fromEntries(
+      (op.parameters ?? [])
+        .map((p: any) => follow(doc, p))
+        .filter((p: any) => p?.in === 'header')
+        .map((p: any) => [p.name, { required: p.required ?? false, schema: p.schema, description: p.description }]),
+    );
+    const { requestBody: _body, parameters: _parameters, responses: _responses, ...rest } = op;
+    asPaths[`${webhookPrefix}${name}`] ??= {};
+    asPaths[`${webhookPrefix}${name}`]![method] = {
+      ...rest,
+      responses: { payload: { description: body.description ?? name, headers, content: body.content ?? {} } },
+    };
   }
+  doc.paths = { ...doc.paths, ...asPaths };
   delete doc.webhooks;
   return doc;
 }
@@ -120,7 +120,7 @@ function toChange(diff: Diff, before: Document, after: Document): Change {
     const isWebhook = name.startsWith(webhookPrefix);
     const path = isWebhook ? name.slice(webhookPrefix.length) : name;
     located =
-      method === undefined || !httpMethods.has(String(method))
+      method === undefined || !isMethod(String(method))
         ? { method: '*', path, location: [method, ...rest].filter((s) => s !== undefined).join('/') || 'path' }
         : {
             method: isWebhook ? 'WEBHOOK' : String(method).toUpperCase(),

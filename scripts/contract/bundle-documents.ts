@@ -13,19 +13,8 @@ import { parse } from 'yaml';
 const run = promisify(execFile);
 const redocly = fileURLToPath(new URL('../../node_modules/.bin/redocly', import.meta.url));
 
-export type Document = Record<string, any>;
-
-/** The node a local `$ref` (`#/components/...`) of a bundled document points at, through chains of them. */
-export function followRef(doc: Document, node: any): any {
-  let n = node;
-  for (let hops = 0; n && typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 32; hops += 1) {
-    n = n.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-}
+export type { Node as Document } from './document.js';
+import type { Node as Document } from './document.js';
 
 /** The APIs of a tree: name → the argument `redocly bundle` takes for it (the name itself, or a root path). */
 async function apisOf(tree: string): Promise<Map<string, string>> {

@@ -11,7 +11,7 @@
 //   non-breaking (api-smart-diff passes some type changes and refuses some widenings).
 // Everything else keeps api-smart-diff's classification.
 import type { Diff } from 'api-smart-diff';
-import { followRef as follow, type Document } from './bundle-documents.js';
+import { deref as follow, type Node as Document } from './document.js';
 
 type Key = string | number;
 

@@ -5,16 +5,14 @@
 // (`problems/<kind>`) is listed; and the catalogue holds no kind that nothing answers. Each finding says what to add.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Document } from './bundle-documents.js';
+import { deref, operationsOf, type Node as Document, type Node } from './document.js';
 
-type Node = Record<string, any>;
 interface Kind {
   status: number;
   title: string;
   unrouted?: boolean;
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const mention = /problems\/([a-z0-9-]+)/g;
 
 /** The shared response of each failure status, to name in a finding. */
@@ -30,17 +28,6 @@ const sharedResponse: Record<number, string> = {
   429: 'TooManyRequests',
   500: 'InternalServerError',
 };
-
-function deref(doc: Node, node: any): any {
-  let n = node;
-  while (n && typeof n.$ref === 'string' && n.$ref.startsWith('#/')) {
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-}
 
 /** Every `description` under a node, following $refs (each target once). */
 function descriptions(doc: Node, node: unknown, seen = new Set<unknown>(), out: string[] = []): string[] {
@@ -106,70 +93,65 @@ export function problemTypeFindings(bundles: Map<string, Document>, root: string
     }
     catalogue ??= kinds;
     const listedInDoc = new Set<string>();
-    for (const [path, rawItem] of Object.entries<Node>(doc.paths ?? {})) {
-      const item = deref(doc, rawItem);
-      for (const method of methods) {
-        const op: Node | undefined = item[method];
-        if (!op) continue;
-        const source = sourceOf(root, group, path);
-        const where = `${group} ${op.operationId} (${method.toUpperCase()} ${path}, ${source})`;
-        const listed: unknown = op['x-problem-types'];
-        for (const kind of Array.isArray(listed) ? listed : []) {
-          listedInDoc.add(String(kind));
-          listedAnywhere.add(String(kind));
-        }
-        if (checked.has(`${source} ${method}`)) continue;
-        checked.add(`${source} ${method}`);
-        const statuses = new Set(
-          Object.keys(op.responses ?? {})
-            .filter((s) => /^[45]\d\d$/.test(s))
-            .map(Number),
-        );
-        const implied = impliedKinds(doc, item, op);
-        const promised = mentioned(descriptions(doc, { op: { ...op, responses: undefined }, parameters: item.parameters }));
-        if (!Array.isArray(listed) || listed.some((k) => typeof k !== 'string')) {
-          const proposal = [...new Set([...implied.keys(), ...promised])].filter((k) => kinds[k]);
-          const order = Object.keys(kinds);
-          proposal.sort((a, b) => order.indexOf(a) - order.indexOf(b));
-          const uncovered = [...statuses].filter((s) => !proposal.some((k) => kinds[k]!.status === s));
-          findings.push(
-            `${where}: add \`x-problem-types: [${proposal.join(', ')}]\` beside its responses` +
-              (uncovered.length > 0
-                ? `, plus the kinds its domain answers for ${uncovered.join(', ')} (${uncovered
-                    .map((s) => `${s}: one of ${kindsOf(kinds, s).join(', ')}`)
-                    .join('; ')})`
-                : ''),
-          );
-          continue;
-        }
-        const list = listed as string[];
-        const duplicates = list.filter((k, i) => list.indexOf(k) !== i);
-        if (duplicates.length > 0) findings.push(`${where}: x-problem-types names ${[...new Set(duplicates)].join(', ')} twice; keep one`);
-        for (const kind of new Set(list)) {
-          const known = kinds[kind];
-          if (!known)
-            findings.push(
-              `${where}: x-problem-types names ${kind}, which is not in the catalogue: add it to openapi/shared/schemas/Problem.yaml with its status and title, or remove it here`,
-            );
-          else if (known.unrouted)
-            findings.push(`${where}: x-problem-types names ${kind}, which answers only requests that match no operation: remove it`);
-          else if (!statuses.has(known.status))
-            findings.push(
-              `${where}: x-problem-types names ${kind} (status ${known.status}) but the operation documents no ${known.status}: add \`'${known.status}': $ref: '../../shared/responses/${sharedResponse[known.status] ?? '?'}.yaml'\` or remove ${kind}`,
-            );
-        }
-        for (const status of statuses) {
-          if (!list.some((k) => kinds[k]?.status === status))
-            findings.push(
-              `${where}: documents ${status} but x-problem-types names no kind of status ${status}: add the one it answers (${kindsOf(kinds, status).join(', ')}), or remove the ${status} response if it cannot happen`,
-            );
-        }
-        for (const [kind, why] of implied)
-          if (!list.includes(kind)) findings.push(`${where}: x-problem-types lacks ${kind} (${why}): add it`);
-        for (const kind of promised)
-          if (!list.includes(kind))
-            findings.push(`${where}: its texts promise problems/${kind}; add ${kind} to x-problem-types, or change the text`);
+    for (const { path, method, op, pathItem: item } of operationsOf(doc)) {
+      const source = sourceOf(root, group, path);
+      const where = `${group} ${op.operationId} (${method.toUpperCase()} ${path}, ${source})`;
+      const listed: unknown = op['x-problem-types'];
+      for (const kind of Array.isArray(listed) ? listed : []) {
+        listedInDoc.add(String(kind));
+        listedAnywhere.add(String(kind));
       }
+      if (checked.has(`${source} ${method}`)) continue;
+      checked.add(`${source} ${method}`);
+      const statuses = new Set(
+        Object.keys(op.responses ?? {})
+          .filter((s) => /^[45]\d\d$/.test(s))
+          .map(Number),
+      );
+      const implied = impliedKinds(doc, item, op);
+      const promised = mentioned(descriptions(doc, { op: { ...op, responses: undefined }, parameters: item.parameters }));
+      if (!Array.isArray(listed) || listed.some((k) => typeof k !== 'string')) {
+        const proposal = [...new Set([...implied.keys(), ...promised])].filter((k) => kinds[k]);
+        const order = Object.keys(kinds);
+        proposal.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+        const uncovered = [...statuses].filter((s) => !proposal.some((k) => kinds[k]!.status === s));
+        findings.push(
+          `${where}: add \`x-problem-types: [${proposal.join(', ')}]\` beside its responses` +
+            (uncovered.length > 0
+              ? `, plus the kinds its domain answers for ${uncovered.join(', ')} (${uncovered
+                  .map((s) => `${s}: one of ${kindsOf(kinds, s).join(', ')}`)
+                  .join('; ')})`
+              : ''),
+        );
+        continue;
+      }
+      const list = listed as string[];
+      const duplicates = list.filter((k, i) => list.indexOf(k) !== i);
+      if (duplicates.length > 0) findings.push(`${where}: x-problem-types names ${[...new Set(duplicates)].join(', ')} twice; keep one`);
+      for (const kind of new Set(list)) {
+        const known = kinds[kind];
+        if (!known)
+          findings.push(
+            `${where}: x-problem-types names ${kind}, which is not in the catalogue: add it to openapi/shared/schemas/Problem.yaml with its status and title, or remove it here`,
+          );
+        else if (known.unrouted)
+          findings.push(`${where}: x-problem-types names ${kind}, which answers only requests that match no operation: remove it`);
+        else if (!statuses.has(known.status))
+          findings.push(
+            `${where}: x-problem-types names ${kind} (status ${known.status}) but the operation documents no ${known.status}: add \`'${known.status}': $ref: '../../shared/responses/${sharedResponse[known.status] ?? '?'}.yaml'\` or remove ${kind}`,
+          );
+      }
+      for (const status of statuses) {
+        if (!list.some((k) => kinds[k]?.status === status))
+          findings.push(
+            `${where}: documents ${status} but x-problem-types names no kind of status ${status}: add the one it answers (${kindsOf(kinds, status).join(', ')}), or remove the ${status} response if it cannot happen`,
+          );
+      }
+      for (const [kind, why] of implied)
+        if (!list.includes(kind)) findings.push(`${where}: x-problem-types lacks ${kind} (${why}): add it`);
+      for (const kind of promised)
+        if (!list.includes(kind))
+          findings.push(`${where}: its texts promise problems/${kind}; add ${kind} to x-problem-types, or change the text`);
     }
     for (const kind of mentioned([String(doc.info?.description ?? '')]))
       if (!listedInDoc.has(kind))

@@ -1,7 +1,9 @@
 // The sources of generated/'s TypeScript beside each group's types: its route table (one entry per operation,
 // webhooks excluded, with the Express path and where it is mounted: the server mounts exactly these routes and
 // the tests compare them with the documents), the index of groups and tables, and the problem catalogue.
+import { operationsOf } from './document.js';
 
+/** The methods the server mounts (a route entry's `method`). */
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 interface Operation {
@@ -38,19 +40,16 @@ export function basePathOf(doc: OpenApiDocument): string {
 
 function routesOf(doc: OpenApiDocument) {
   const routes: { operationId: string; method: string; path: string; expressPath: string; atOrigin: boolean }[] = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of methods) {
-      const op = item[method];
-      if (!op) continue;
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      routes.push({
-        operationId: op.operationId,
-        method,
-        path,
-        expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
-        atOrigin: Array.isArray(op.servers) && op.servers.length > 0,
-      });
-    }
+  for (const { path, method, op } of operationsOf(doc)) {
+    if (!(methods as readonly string[]).includes(method)) continue; // not mounted: head, options, trace
+    if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+    routes.push({
+      operationId: op.operationId,
+      method,
+      path,
+      expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
+      atOrigin: Array.isArray(op.servers) && op.servers.length > 0,
+    });
   }
   return routes;
 }

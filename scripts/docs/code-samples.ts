@@ -4,7 +4,8 @@
 // with their examples (Idempotency-Key included), the bearer token when the operation is secured, and its
 // first JSON request example. test/docs/code-samples.test.ts runs every curl sample against a fresh service and
 // compiles every TypeScript sample against the client's types.
-import { deref, requestExample, type DocumentTransform, type Node, type PlacedOperation } from './contract.js';
+import { deref, operationsOf, type Node, type PlacedOperation } from '../contract/document.js';
+import { requestExample, type DocumentTransform } from './contract.js';
 import type { Group } from '../../generated/index.js';
 
 export interface CodeSample {
@@ -81,11 +82,8 @@ export interface SampleRequest {
 const isSecured = (doc: Node, op: Node) => (op.security ?? doc.security ?? []).some((s: Node) => Object.keys(s).length > 0);
 
 function tokenOperationOf(doc: Node): string | undefined {
-  for (const [path, raw] of Object.entries<Node>(doc.paths ?? {})) {
-    const post = deref(doc, raw).post;
-    if (post && !isSecured(doc, post)) return `POST ${path}`;
-  }
-  return undefined;
+  const token = operationsOf(doc).find((o) => o.method === 'post' && !isSecured(doc, o.op));
+  return token && `POST ${token.path}`;
 }
 
 export function sampleRequest(group: Group, doc: Node, o: PlacedOperation): SampleRequest {

@@ -1,6 +1,6 @@
 // The compatibility guide's facts, read from the contract: which response fields are open enumerations
 // (`anyOf: [<the known values>, OpenEnumValue]`, openapi/DECISIONS.md "Compatibility") and their known values.
-import { deref, type Node } from './contract.js';
+import { deref, keysOf, type Node } from '../contract/document.js';
 import { escapeHtml } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
 
@@ -25,7 +25,12 @@ export function enumeration(doc: Node, schema: Node | undefined): Enumeration | 
   const known = members.find((m) => deref(doc, m)?.['x-open-enum-value'] !== true && Array.isArray(deref(doc, m)?.enum));
   if (!open || !known) return undefined;
   const values = deref(doc, known);
-  return { name: known.$ref?.split('/').pop(), values: values.enum, open, description: s.description ?? values.description };
+  return {
+    name: known.$ref === undefined ? undefined : keysOf(known.$ref).at(-1),
+    values: values.enum,
+    open,
+    description: s.description ?? values.description,
+  };
 }
 
 /** A table cell for an enumeration: its values, and "or a later value" when it is open. */

@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { groups, type Group } from '../../generated/index.js';
 
+import { deref, operationsIn, operationsOf, rewrite, type Node, type PlacedOperation } from '../contract/document.js';
+
 // The bundles are plain JSON; the builder reads them loosely and fails loudly when a fact it needs is missing.
-export type Node = Record<string, any>;
+export type { Node, PlacedOperation };
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const bundlePath = (group: Group) => `${repoRoot}generated/${group}/openapi.json`;
@@ -14,35 +16,7 @@ export function loadBundles(): Record<Group, Node> {
   return Object.fromEntries(groups.map((g) => [g, JSON.parse(readFileSync(bundlePath(g), 'utf8')) as Node])) as Record<Group, Node>;
 }
 
-export function deref(doc: Node, node: any): any {
-  let n = node;
-  while (n && typeof n.$ref === 'string') {
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-}
-
-export const httpMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-export interface Operation {
-  method: string;
-  path: string;
-  op: Node;
-}
-
-export function operationsOf(doc: Node): Operation[] {
-  const out: Operation[] = [];
-  for (const [path, raw] of Object.entries<Node>(doc.paths ?? {})) {
-    const item = deref(doc, raw);
-    for (const method of httpMethods) if (item[method]) out.push({ method, path, op: item[method] });
-  }
-  return out;
-}
-
-export function operationById(doc: Node, operationId: string): Operation {
+export function operationById(doc: Node, operationId: string): PlacedOperation {
   const found = operationsOf(doc).find((o) => o.op.operationId === operationId);
   if (!found) throw new Error(`the contract has no operation ${operationId}`);
   return found;
@@ -56,7 +30,7 @@ function firstExample(doc: Node, holder: Node | undefined): unknown {
 }
 
 /** The first JSON request example of an operation (throws when there is none: the docs show real bodies only). */
-export function requestExample(doc: Node, o: Operation): unknown {
+export function requestExample(doc: Node, o: PlacedOperation): unknown {
   const example = firstExample(doc, deref(doc, o.op.requestBody)?.content?.['application/json']);
   if (example === undefined) throw new Error(`${o.op.operationId} has no JSON request example`);
   return example;
@@ -84,11 +58,6 @@ export function sentenceContaining(text: string | undefined, needle: RegExp): st
   return sentence;
 }
 
-/** An operation in its place: the path item is where its shared parameters are. */
-export interface PlacedOperation extends Operation {
-  pathItem: Node;
-}
-
 /**
  * One change the reference makes to a bundled document (reference.ts applies them all in one walk):
  * `operation` sees each operation of `paths` before its nodes are walked; `node` sees every object node, its
@@ -102,20 +71,12 @@ export interface DocumentTransform {
 /** A copy of `source` with every transform applied in a single walk over it (the source is left as it is). */
 export function transformDocument(source: Node, transforms: DocumentTransform[]): Node {
   const doc = structuredClone(source) as Node;
-  const walk = (n: unknown, at: string[]): unknown => {
-    if (Array.isArray(n)) return n.map((x, i) => walk(x, [...at, String(i)]));
-    if (!n || typeof n !== 'object') return n;
-    const node = n as Node;
-    if (at.length === 2 && at[0] === 'paths') {
-      for (const method of httpMethods) {
-        if (!node[method]) continue;
-        for (const t of transforms) t.operation?.({ method, path: at[1]!, op: node[method], pathItem: node }, doc);
-      }
-    }
-    for (const key of Object.keys(node)) node[key] = walk(node[key], [...at, key]);
-    let out = node;
-    for (const t of transforms) out = t.node?.(out, doc) ?? out;
-    return out;
-  };
-  return walk(doc, []) as Node;
+  return rewrite(
+    doc,
+    (node) => transforms.reduce((out, t) => t.node?.(out, doc) ?? out, node),
+    (node, keys) => {
+      if (keys.length !== 2 || keys[0] !== 'paths') return;
+      for (const o of operationsIn(node, keys[1]!)) for (const t of transforms) t.operation?.(o, doc);
+    },
+  ) as Node;
 }

@@ -15,7 +15,8 @@ import { eventRetentionMs } from '../../server/events/events.js';
 import { deliveryLimits } from '../../server/webhooks/delivery-slots.js';
 import { allEvents, maxWebhooksPerMerchant, previousSecretLifetimeMs } from '../../server/webhooks/webhook-registrations.js';
 import { renderOpenEnumerations } from './compatibility.js';
-import { deref, operationsOf, property, schema, type Node } from './contract.js';
+import { deref, operationsOf, type Node } from '../contract/document.js';
+import { property, schema } from './contract.js';
 import { escapeHtml } from './markdown.js';
 import { renderClientCode, renderQuickStarts } from './quickstart.js';
 import {

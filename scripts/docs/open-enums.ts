@@ -6,7 +6,8 @@
 // convention) and described with the contract's own sentence that the enumeration is open. The contract in
 // openapi/ and generated/ keeps the open form.
 import { enumeration } from './compatibility.js';
-import { deref, sentenceContaining, type DocumentTransform, type Node } from './contract.js';
+import { deref, isReferenced, pointerOf, type Node } from '../contract/document.js';
+import { sentenceContaining, type DocumentTransform } from './contract.js';
 
 const isOpenMember = (doc: Node, member: Node) => deref(doc, member)?.['x-open-enum-value'] === true;
 
@@ -50,7 +51,7 @@ export const openEnumsTransform: DocumentTransform = {
     const schemas = node === doc.components ? (node.schemas as Node | undefined) : undefined;
     if (schemas) {
       for (const [name, s] of Object.entries<Node>(schemas))
-        if (s['x-open-enum-value'] === true && !JSON.stringify(doc).includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+        if (s['x-open-enum-value'] === true && !isReferenced(doc, pointerOf(['components', 'schemas', name]))) delete schemas[name];
     }
     return undefined;
   },

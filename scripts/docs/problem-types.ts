@@ -3,7 +3,8 @@
 // to its description (Redoc shows no vendor extension on its own).
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { groups, type Group } from '../../generated/index.js';
-import { operationsOf, type DocumentTransform, type Node } from './contract.js';
+import { operationsOf, type Node } from '../contract/document.js';
+import type { DocumentTransform } from './contract.js';
 import { escapeHtml } from './markdown.js';
 
 type Kind = keyof typeof problemTypes;

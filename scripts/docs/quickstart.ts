@@ -3,7 +3,8 @@
 // step linked to the operations it calls; and the client code of docs/guides/quickstart.ts (run by the mock tests)
 // between its `docs:` markers.
 import { readFile } from 'node:fs/promises';
-import { operationById, repoRoot, type Node, type Operation } from './contract.js';
+import type { PlacedOperation as Operation } from '../contract/document.js';
+import { operationById, repoRoot, type Node } from './contract.js';
 import { escapeHtml, inline, slug } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
 

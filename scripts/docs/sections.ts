@@ -6,17 +6,8 @@ import { generationCacheSeconds } from '../../server/auth/client-generations.js'
 import { failedAttemptLimits } from '../../server/auth/failed-attempts.js';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { answeredBy, catalogueAnchor } from './problem-types.js';
-import {
-  deref,
-  operationsOf,
-  property,
-  repoRoot,
-  requestExample,
-  schema,
-  sentenceContaining,
-  type Node,
-  type Operation,
-} from './contract.js';
+import { deref, operationsOf, type PlacedOperation as Operation } from '../contract/document.js';
+import { property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
 import { enumeration, enumerationCell } from './compatibility.js';
 import { escapeHtml, inline } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';

@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request } from 'express';
 import { routeTables, type Group } from '../../generated/index.js';
+import { deref } from '../contract/document.js';
 import { bearerCredentialOf, invalidToken, missingToken } from '../../server/auth/bearer-header.js';
 import { clientCredentialsOf } from '../../server/auth/client-credentials.js';
 import { oauthTokenPath } from '../../server/http/oauth-token-errors.js';
@@ -54,21 +55,10 @@ export interface MockFrontOptions {
   log?: (line: string) => void;
 }
 
-const resolve = (doc: Json, node: any): any => {
-  let n = node;
-  while (n && typeof n.$ref === 'string') {
-    n = n.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-};
-
 /** Whether a schema (after $refs, through allOf/oneOf/anyOf) declares a property: `nextCursor` marks a cursor
  * list's page, `totalCount` a numbered page's. */
 function declares(doc: Json, node: unknown, property: string): boolean {
-  const schema = resolve(doc, node);
+  const schema = deref(doc, node);
   if (!schema || typeof schema !== 'object') return false;
   if (schema.properties && property in schema.properties) return true;
   return [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((s: unknown) => declares(doc, s, property));
@@ -133,7 +123,7 @@ function proxy(options: MockFrontOptions, doc: Json, method: string, path: strin
   const lastPages = Object.fromEntries(
     Object.entries<Json>(op.responses ?? {}).map(([status, r]) => [
       status,
-      lastPage(doc, resolve(doc, r)?.content?.['application/json']?.schema),
+      lastPage(doc, deref(doc, r)?.content?.['application/json']?.schema),
     ]),
   );
   // The token endpoint's one rule a schema cannot state (credentials by Basic or in the body, not both, not
