@@ -40,7 +40,7 @@ export function enumerationCell(e: Enumeration): string {
 }
 
 /** Every open enumeration of every group's schemas, once per enumeration, with the fields that carry it. */
-export function renderOpenEnumerations(bundles: Record<Group, Node>): string {
+export function renderOpenEnumerations(bundles: Record<Group, Node>): { count: number; table: string } {
   const rows = new Map<string, { values: unknown[]; fields: Set<string> }>();
   for (const g of groups) {
     const doc = bundles[g];
@@ -64,6 +64,8 @@ export function renderOpenEnumerations(bundles: Record<Group, Node>): string {
         `<tr><td>${code(name)}</td><td>${values.map((v) => code(v === null ? 'null' : v)).join(' ')}</td><td>${[...fields].map(code).join(' ')}</td></tr>`,
     )
     .join('');
-  return `<details><summary>The ${rows.size} open enumerations and the fields that carry them</summary>
-<table><thead><tr><th>Enumeration</th><th>Values today</th><th>Fields</th></tr></thead><tbody>${body}</tbody></table></details>`;
+  return {
+    count: rows.size,
+    table: `<table><thead><tr><th>Enumeration</th><th>Values today</th><th>Fields</th></tr></thead><tbody>${body}</tbody></table>`,
+  };
 }

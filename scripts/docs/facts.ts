@@ -18,18 +18,18 @@ import { renderOpenEnumerations } from './compatibility.js';
 import { deref, operationsOf, type Node } from '../contract/document.js';
 import { property, schema } from './contract.js';
 import { escapeHtml } from './markdown.js';
-import { renderClientCode, renderQuickStarts } from './quickstart.js';
+import { quickStartFacts, renderClientCode } from './quickstart.js';
 import {
-  renderAuth,
-  renderErrors,
+  authBlocks,
+  errorBlocks,
+  limitBlocks,
   renderGroups,
-  renderLimits,
   renderPagers,
   renderSandbox,
   renderStatesSvg,
   renderStatesTable,
-  renderWebhooks,
   sentenceIn,
+  webhookBlocks,
 } from './sections.js';
 
 export interface Facts {
@@ -113,6 +113,8 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
   const versions = [...new Set(Object.values(bundles).map((d) => String(d.info?.version)))].join(', ');
   const transfers = transferOutcomes();
   const { client, receiver } = await renderClientCode(bundles);
+  const quickStarts = await quickStartFacts(bundles);
+  const openEnumerations = renderOpenEnumerations(bundles);
 
   return {
     inline: {
@@ -150,20 +152,22 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
       'transfer-returned-cents': code(transfers.find((t) => t.status === 'returned')?.cents),
       'transfer-failed-cents': code(transfers.find((t) => t.status === 'failed')?.cents),
       'transfer-held-cents': code(transfers.find((t) => t.status === 'processing')?.cents),
+      'open-enumeration-count': String(openEnumerations.count),
+      ...quickStarts.inline,
     },
     block: {
       groups: renderGroups(bundles),
-      quickstarts: await renderQuickStarts(bundles),
+      ...quickStarts.block,
       'quickstart-client': client,
       'webhook-receiver': receiver,
       'states-svg': `<figure class="diagram">${await renderStatesSvg()}</figure>`,
       'states-table': renderStatesTable(bundles),
-      'webhook-events': renderWebhooks(bundles),
+      ...webhookBlocks(bundles),
       pagers: renderPagers(bundles),
-      errors: renderErrors(bundles),
-      auth: renderAuth(bundles),
-      limits: renderLimits(bundles),
-      'open-enumerations': renderOpenEnumerations(bundles),
+      ...errorBlocks(bundles),
+      ...authBlocks(bundles),
+      ...limitBlocks(bundles),
+      'open-enumerations': openEnumerations.table,
       'sandbox-accounts': await renderSandbox(),
       'sandbox-transfers': table(
         ['Cents of the amount', 'Outcome', 'Reason code (network code) by rail'],

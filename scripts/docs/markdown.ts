@@ -2,6 +2,7 @@
 // Markdown snippets the generated sections carry. Headings get ids from their text, so a page's table of contents
 // and links between guides can point at them. Raw HTML is allowed because the guides' facts (tables, diagrams)
 // are HTML the builder generates from the contract; the Markdown itself is ours, never a user's.
+import { readFileSync } from 'node:fs';
 import MarkdownIt from 'markdown-it';
 
 export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -55,4 +56,17 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
       headings.push({ level: Number(t.tag.slice(1)), text: tokens[i + 1]!.content, id: String(t.attrGet('id') ?? '') });
   }
   return { html: md.renderer.render(tokens, md.options, env), headings };
+}
+
+/** A Markdown file of `docs/` with its HTML comments (notes to its writers) removed. */
+export function readMarkdown(path: string): string {
+  return readFileSync(path, 'utf8').replace(/<!--[\s\S]*?-->\n?/g, '');
+}
+
+/** The `## name` sections of a Markdown file, each section's text (trimmed) by its name. */
+export function sectionsOf(markdown: string): Map<string, string> {
+  const parts = markdown.split(/^## +(.+?) *$/m);
+  const out = new Map<string, string>();
+  for (let i = 1; i < parts.length; i += 2) out.set(parts[i]!, parts[i + 1]!.trim());
+  return out;
 }

@@ -4,8 +4,8 @@
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { groups, type Group } from '../../generated/index.js';
 import { operationsOf, type Node } from '../contract/document.js';
-import type { DocumentTransform } from './contract.js';
-import { escapeHtml } from './markdown.js';
+import { repoRoot, type DocumentTransform } from './contract.js';
+import { escapeHtml, readMarkdown } from './markdown.js';
 
 type Kind = keyof typeof problemTypes;
 
@@ -14,23 +14,32 @@ export const catalogueAnchor = 'problem-types';
 
 const kindsOf = (op: Node): Kind[] => (Array.isArray(op['x-problem-types']) ? (op['x-problem-types'] as Kind[]) : []);
 
-/** The Markdown table appended to an operation's description. */
-function operationTable(kinds: Kind[]): string {
+/** The Markdown appended to an operation's description: docs/partials/operation-problem-types.md, then the table. */
+function operationTable(kinds: Kind[], lead: string): string {
   const rows = kinds.map((k) => `| \`${k}\` | ${problemTypes[k]?.status ?? '?'} | ${problemTypes[k]?.title ?? ''} |`);
-  return [
-    `**Problem types** this operation answers (\`type\` is \`${problemTypeBase}<kind>\`; all kinds: [the catalogue](errors.html#${catalogueAnchor})):`,
-    '',
-    '| kind | status | title |',
-    '|---|---|---|',
-    ...rows,
-  ].join('\n');
+  return [lead, '', '| kind | status | title |', '|---|---|---|', ...rows].join('\n');
 }
+
+/** The sentence before each operation's table, its placeholders filled. */
+function operationLead(): string {
+  const source = 'docs/partials/operation-problem-types.md';
+  const facts: Record<string, string> = { 'problem-type-base': problemTypeBase, catalogue: `errors.html#${catalogueAnchor}` };
+  return readMarkdown(`${repoRoot}${source}`)
+    .trim()
+    .replace(/\{\{([a-z-]+)\}\}/g, (_, name: string) => {
+      if (facts[name] === undefined) throw new Error(`${source} has a placeholder {{${name}}} the builder does not fill`);
+      return facts[name]!;
+    });
+}
+
+let lead: string | undefined;
 
 /** The reference's transform that ends each operation's description with the kinds it answers. */
 export const problemTypesTransform: DocumentTransform = {
   operation({ op }) {
     const kinds = kindsOf(op);
-    if (kinds.length > 0) op.description = `${String(op.description ?? '').trimEnd()}\n\n${operationTable(kinds)}`;
+    lead ??= operationLead();
+    if (kinds.length > 0) op.description = `${String(op.description ?? '').trimEnd()}\n\n${operationTable(kinds, lead)}`;
   },
 };
 

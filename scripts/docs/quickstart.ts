@@ -5,15 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { PlacedOperation as Operation } from '../contract/document.js';
 import { operationById, repoRoot, type Node } from './contract.js';
-import { escapeHtml, inline, slug } from './markdown.js';
+import { escapeHtml, slug } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
 
+/** A quick-start script. Its title and introduction are docs/guides/quick-start.md's, whose heading `{#<id>}` is
+ * followed by `{{<id>-file}}` (the download link) and the block `{{<id>}}` (the script, step by step). */
 export interface QuickStartScript {
-  /** Anchor of its part of the quick-start guide. */
+  /** Anchor of its part of the quick-start guide, and the name of its placeholders. */
   id: string;
-  title: string;
-  /** Markdown-ish prose (inline code spans allowed) shown above it. */
-  text: string;
   /** The source, from the repository's root. */
   source: string;
   /** The copy in docs/dist/, the same bytes. */
@@ -23,22 +22,16 @@ export interface QuickStartScript {
 export const quickStartScripts: QuickStartScript[] = [
   {
     id: 'quick-start-merchant',
-    title: 'Merchant: from credentials to a paid payee',
-    text: 'A token, a payee and its bank account, a fee preview, a payout, its `payout.completed` webhook at a receiver the script starts on 127.0.0.1, and the events list. Webhooks to a loopback address over `http://` need the server started with `WEBHOOK_ALLOW_PRIVATE=true`.',
     source: 'docs/quickstarts/merchant.sh',
     file: 'quickstart.sh',
   },
   {
     id: 'quick-start-partner',
-    title: 'Partner: a payment request for a linked merchant',
-    text: 'A partner linked to a merchant, its token, an ACH recipient, a payment request, the transaction search, and the payment read back until it completes.',
     source: 'docs/quickstarts/partner.sh',
     file: 'quickstart-partner.sh',
   },
   {
     id: 'quick-start-banking',
-    title: 'Banking: an account, funded and paying out',
-    text: 'A business, its verification, a deposit account, an inbound credit the sandbox simulates, an ACH transfer to a counterparty, and the transfer read back until it completes.',
     source: 'docs/quickstarts/banking.sh',
     file: 'quickstart-banking.sh',
   },
@@ -128,17 +121,24 @@ async function renderScript(q: QuickStartScript, bundles: Record<Group, Node>): 
   ${pre(step.code, 'sh')}
 </div>`;
   });
-  return `<h3 id="${q.id}">${escapeHtml(q.title)}</h3>
-<p>${inline(q.text)} The script: <a href="${q.file}" download><code>${q.file}</code></a> (<code>bash docs/dist/${q.file}</code>).</p>
-<div class="quick-start-script" data-file="${q.file}">
+  return `<div class="quick-start-script" data-file="${q.file}">
 ${pre(preamble!.code, 'sh')}
 ${cards.join('\n')}
 </div>`;
 }
 
-/** Every quick start, in order. */
-export async function renderQuickStarts(bundles: Record<Group, Node>): Promise<string> {
-  return (await Promise.all(quickStartScripts.map((q) => renderScript(q, bundles)))).join('\n');
+/** The download link of a script and the command that runs it (Markdown with inline HTML). */
+const downloadLink = (q: QuickStartScript) => `<a href="${q.file}" download><code>${q.file}</code></a> (\`bash docs/dist/${q.file}\`)`;
+
+/** Every quick start's facts: `<id>` the script step by step (a block), `<id>-file` its download link (inline). */
+export async function quickStartFacts(
+  bundles: Record<Group, Node>,
+): Promise<{ inline: Record<string, string>; block: Record<string, string> }> {
+  const blocks = await Promise.all(quickStartScripts.map(async (q) => [q.id, await renderScript(q, bundles)] as const));
+  return {
+    inline: Object.fromEntries(quickStartScripts.map((q) => [`${q.id}-file`, downloadLink(q)])),
+    block: Object.fromEntries(blocks),
+  };
 }
 
 /** The code between `// docs:begin <name>` and `// docs:end <name>`, dedented. */

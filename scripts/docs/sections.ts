@@ -2,14 +2,12 @@
 // problem catalogue or the sandbox's test accounts, and fails the build when a fact it needs has gone, rather
 // than publishing a page that quietly disagrees with the API.
 import { readFile } from 'node:fs/promises';
-import { generationCacheSeconds } from '../../server/auth/client-generations.js';
-import { failedAttemptLimits } from '../../server/auth/failed-attempts.js';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
-import { answeredBy, catalogueAnchor } from './problem-types.js';
+import { answeredBy } from './problem-types.js';
 import { deref, operationsOf, type PlacedOperation as Operation } from '../contract/document.js';
 import { property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
 import { enumeration, enumerationCell } from './compatibility.js';
-import { escapeHtml, inline } from './markdown.js';
+import { escapeHtml, inline, readMarkdown, sectionsOf } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
 import { mockUrl } from '../mock/servers.js';
 import { basePathOf } from '../contract/route-table.js';
@@ -21,14 +19,18 @@ const table = (head: string[], rows: string[][]) =>
   `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 export const localOrigin = 'http://localhost:3000';
 
-/** Who calls each group: the one fact the documents state only in prose. */
-const callers: Record<Group, string> = {
-  merchant: 'Merchants, with the client credentials from the merchant console.',
-  platform: 'Merchants, with the same credentials and token as the merchant payout API.',
-  partner: 'Integration partners, for the merchants linked to them.',
-  banking: 'Merchants, for the businesses they serve, with their merchant token.',
-  counterparty: 'Integration partners, for the merchants linked to them.',
-};
+/** Who calls each group: the one fact the documents state only in prose (docs/partials/callers.md). */
+function callers(): Record<Group, string> {
+  const source = 'docs/partials/callers.md';
+  const sections = sectionsOf(readMarkdown(`${repoRoot}${source}`));
+  return Object.fromEntries(
+    groups.map((g) => {
+      const text = sections.get(g);
+      if (!text) throw new Error(`${source} has no section ## ${g}`);
+      return [g, inline(text)];
+    }),
+  ) as Record<Group, string>;
+}
 
 const isSecured = (doc: Node, o: Operation) => (o.op.security ?? doc.security ?? []).length > 0;
 
@@ -60,6 +62,7 @@ export function sentenceIn(doc: Node, needle: RegExp): string {
 }
 
 export function renderGroups(bundles: Record<Group, Node>): string {
+  const callerOf = callers();
   const cards = groups.map((g) => {
     const doc = bundles[g];
     const server = serverTemplate(doc);
@@ -72,7 +75,7 @@ export function renderGroups(bundles: Record<Group, Node>): string {
   <p>${inline(String(doc.info.summary ?? ''))}</p>
   <p><strong>Base address</strong> ${code(server.url)} <span class="meta">(${escapeHtml(server.resolved)})</span><br>
      <strong>Local</strong> ${code(localOrigin + basePathOf(doc))} · <strong>Mock</strong> ${code(mockUrl(g))}</p>
-  <p><strong>Callers</strong> ${escapeHtml(callers[g])}<br>
+  <p><strong>Callers</strong> ${callerOf[g]}<br>
      <strong>Token</strong> ${code(`${token.method.toUpperCase()} ${tokenServer.url}${token.path}`)}</p>
   <p class="meta">${ops} operations${webhooks ? `, ${webhooks} webhook events` : ''} · <a href="${g}.html">reference</a></p>
 </div>`;
@@ -97,7 +100,8 @@ export function renderStatesTable(bundles: Record<Group, Node>): string {
   return table(['State', 'Event', 'Meaning'], rows);
 }
 
-export function renderWebhooks(bundles: Record<Group, Node>): string {
+/** The webhooks guide's blocks: the events, the payload's fields, registration examples, the signature headers. */
+export function webhookBlocks(bundles: Record<Group, Node>): Record<string, string> {
   const doc = bundles.merchant;
   const events = Object.entries<Node>(doc.webhooks ?? {});
   if (events.length === 0) throw new Error('the merchant document has no webhooks');
@@ -123,27 +127,23 @@ export function renderWebhooks(bundles: Record<Group, Node>): string {
     const p = deref(doc, raw);
     return [code(p.name), inline(String(p.description ?? '')), code(p.example ?? '')];
   });
-  const registration = requestExample(doc, operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!);
-  const signedExample = Object.values<Node>(
-    deref(doc, operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!.op.requestBody).content['application/json'].examples ??
-      {},
-  )
+  const createWebhook = operationsOf(doc).find((o) => o.op.operationId === 'createWebhook')!;
+  const registration = requestExample(doc, createWebhook);
+  const signedExample = Object.values<Node>(deref(doc, createWebhook.op.requestBody).content['application/json'].examples ?? {})
     .map((e) => deref(doc, e).value)
     .find((v: Node) => v.signed === true);
-  return `<h3>The events</h3>
-${table(['Event', 'When', 'Example'], eventRows)}
-<h3>Payload</h3>
-<p>${inline(String(payload.description ?? ''))}</p>
-${table(['Field', 'Type', 'Present', 'Meaning'], fieldRows)}
-<h3>Registering</h3>
-<p>All events in the sandbox:</p>${pre(JSON.stringify(registration, null, 2), 'json')}
-${signedExample ? `<p>Chosen events, production, signed:</p>${pre(JSON.stringify(signedExample, null, 2), 'json')}` : ''}
-<h3>Signatures (optional)</h3>
-<p>A signed registration's deliveries carry these <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> headers. Verify them over the raw body before parsing it, and refuse old timestamps.</p>
-${table(['Header', 'Meaning', 'Example'], headerRows)}`;
+  if (!signedExample) throw new Error('createWebhook has no example of a signed registration');
+  return {
+    'webhook-event-table': table(['Event', 'When', 'Example'], eventRows),
+    'webhook-payload': `<p>${inline(String(payload.description ?? ''))}</p>\n${table(['Field', 'Type', 'Present', 'Meaning'], fieldRows)}`,
+    'webhook-registration': pre(JSON.stringify(registration, null, 2), 'json'),
+    'webhook-signed-registration': pre(JSON.stringify(signedExample, null, 2), 'json'),
+    'webhook-signature-headers': table(['Header', 'Meaning', 'Example'], headerRows),
+  };
 }
 
-export function renderErrors(bundles: Record<Group, Node>): string {
+/** The errors guide's blocks: an example problem, its fields, and the catalogue of problem types. */
+export function errorBlocks(bundles: Record<Group, Node>): Record<string, string> {
   const doc = bundles.merchant;
   const problem = schema(doc, 'Problem');
   const required = new Set<string>(problem.required ?? []);
@@ -166,17 +166,19 @@ export function renderErrors(bundles: Record<Group, Node>): string {
   const badRequest = deref(doc, doc.components?.responses?.BadRequest);
   const example = Object.values<Node>(badRequest?.content?.['application/problem+json']?.examples ?? {})[0];
   if (!example) throw new Error('the BadRequest response has no example');
-  return `${pre(`HTTP/1.1 400 Bad Request\nContent-Type: application/problem+json\n\n${JSON.stringify(deref(doc, example).value, null, 2)}`, 'http')}
-<h3>Fields</h3>
-${table(['Field', 'Present', 'Meaning'], fields)}
-<p>Each entry of <code>errors</code>:</p>
-${table(['Field', 'Meaning'], fieldErrorRows)}
-<h3 id="${catalogueAnchor}">Problem types</h3>
-<p>Every <code>type</code> value the service answers with, and where; the last segment is the kind (<code>ApiProblemError.kind</code> in the client). Each operation of the reference lists the kinds it answers (<code>x-problem-types</code> in the documents). New kinds may be added: treat an unknown one by its status.</p>
-${table(['type', 'Status', 'Title', 'Answered by'], kinds)}`;
+  return {
+    'problem-example': pre(
+      `HTTP/1.1 400 Bad Request\nContent-Type: application/problem+json\n\n${JSON.stringify(deref(doc, example).value, null, 2)}`,
+      'http',
+    ),
+    'problem-fields': table(['Field', 'Present', 'Meaning'], fields),
+    'problem-field-error-fields': table(['Field', 'Meaning'], fieldErrorRows),
+    'problem-types': table(['type', 'Status', 'Title', 'Answered by'], kinds),
+  };
 }
 
-export function renderAuth(bundles: Record<Group, Node>): string {
+/** The authentication guide's blocks: each group's token operation, the token response, a partner's request. */
+export function authBlocks(bundles: Record<Group, Node>): Record<string, string> {
   const rows = groups.map((g) => {
     const doc = bundles[g];
     const token = tokenOperation(doc);
@@ -199,15 +201,14 @@ export function renderAuth(bundles: Record<Group, Node>): string {
   const partner = bundles.partner;
   const partnerToken = tokenOperation(partner);
   const partnerBody = requestExample(partner, partnerToken);
-  return `${table(['Group', 'Token from', 'Request body', 'Scheme'], rows)}
-<h3>The token response</h3>
-<p>All groups answer the same shape (RFC 6749 §5.1). There is no refresh token: before <code>expires_in</code> runs out, request a new token with the same credentials.</p>
-${table(['Field', 'Meaning'], tokenRows)}
-<h3>A partner token</h3>
-${pre(`curl -X POST "$SANDBOX_URL${partnerToken.path}" \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(partnerBody, null, 2)}'`, 'sh')}
-<p>Failed token requests answer 401 with <code>"error": "invalid_client"</code>, never saying whether the id or the secret was wrong. Within ${failedAttemptLimits.windowMs / 60_000} minutes, ${failedAttemptLimits.perClientAndAddress} failures for one Client ID from one address, or ${failedAttemptLimits.perAddress} from one address across clients, are followed by 429 with <code>Retry-After</code> there, even for the right secret. Never for a Client ID alone: the right secret from another address always gets a token.</p>
-<h3>Sending the token</h3>
-<p>Send <code>Authorization: Bearer &lt;token&gt;</code>; the scheme is case-insensitive (<code>bearer</code> works). Without a token the answer is 401 with <code>WWW-Authenticate: Bearer realm="payouts"</code>. A token that cannot be used answers 401 with <code>"error": "invalid_token"</code>, a <code>detail</code> saying whether it is not valid, expired or revoked, and the same in the challenge's <code>error_description</code>: request a new token then. Rotating a Client Secret (<code>npm run admin -- rotate-secret</code>) ends the tokens issued under the old one within ${generationCacheSeconds} seconds on every instance.</p>`;
+  return {
+    'token-operations': table(['Group', 'Token from', 'Request body', 'Scheme'], rows),
+    'token-response-fields': table(['Field', 'Meaning'], tokenRows),
+    'partner-token-request': pre(
+      `curl -X POST "$SANDBOX_URL${partnerToken.path}" \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(partnerBody, null, 2)}'`,
+      'sh',
+    ),
+  };
 }
 
 function bounds(p: Node): string {
@@ -233,7 +234,8 @@ const limitedFields: { group: Group; schema: string; props: string[] }[] = [
   { group: 'partner', schema: 'PaymentRequest', props: ['amount', 'description'] },
 ];
 
-export function renderLimits(bundles: Record<Group, Node>): string {
+/** The limits guide's blocks: request fields' bounds, page sizes, and the limits stated in descriptions. */
+export function limitBlocks(bundles: Record<Group, Node>): Record<string, string> {
   const fieldRows = limitedFields.flatMap(({ group, schema: name, props }) =>
     props.map((p) => [code(`${name}.${p}`), escapeHtml(bounds(property(bundles[group], name, p)))]),
   );
@@ -278,12 +280,11 @@ export function renderLimits(bundles: Record<Group, Node>): string {
       `${escapeHtml(String(deref(doc, doc.components?.headers?.['RateLimit-Limit'])?.description ?? ''))} A 429 carries ${code('Retry-After')}.`,
     ],
   ];
-  return `<h3>Fields</h3>
-${table(['Field', 'Bounds'], fieldRows)}
-<h3>Page sizes</h3>
-${table(['Group', 'Where', 'Range', 'Default'], pageRows)}
-<h3>Everything else</h3>
-${table(['Limit', 'Value'], other)}`;
+  return {
+    'field-bounds': table(['Field', 'Bounds'], fieldRows),
+    'page-sizes': table(['Group', 'Where', 'Range', 'Default'], pageRows),
+    'other-limits': table(['Limit', 'Value'], other),
+  };
 }
 
 interface SandboxAccounts {
