@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { groups, type Group } from '../../generated/index.js';
 import { repoRoot, type Node } from './contract.js';
 import { fillBlocks, fillInline, guideFacts } from './facts.js';
-import { escapeHtml, renderMarkdown, slug } from './markdown.js';
+import { escapeHtml, inline, renderMarkdown } from './markdown.js';
 
 /** The guides in reading order; `index` is the overview, published as index.html. */
 export const guideNames = [
@@ -39,34 +39,15 @@ const stripTags = (html: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/** Gives every h2 and h3 of the generated blocks an id (the Markdown's own headings have theirs) and lists the h2s. */
-function withSectionIds(html: string): { html: string; sections: { id: string; text: string }[] } {
-  const taken = new Set<string>([...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!));
-  const sections: { id: string; text: string }[] = [];
-  const out = html.replace(
-    /<h([23])( id="([^"]+)")?>([\s\S]*?)<\/h\1>/g,
-    (whole, level: string, _attr, id: string | undefined, inner: string) => {
-      let newId = id;
-      if (!newId) {
-        newId = slug(stripTags(inner));
-        for (let n = 2; taken.has(newId); n++) newId = `${slug(stripTags(inner))}-${n}`;
-        taken.add(newId);
-      }
-      if (level === '2') sections.push({ id: newId, text: stripTags(inner) });
-      return id ? whole : `<h${level} id="${newId}">${inner}</h${level}>`;
-    },
-  );
-  return { html: out, sections };
-}
-
 async function renderGuide(name: GuideName, facts: Awaited<ReturnType<typeof guideFacts>>): Promise<Guide> {
   const source = `docs/guides/${name}.md`;
   const markdown = await readFile(`${repoRoot}${source}`, 'utf8');
   const title = /^# (.+)$/m.exec(markdown)?.[1];
   if (!title) throw new Error(`${source} has no # title`);
-  const { html } = renderMarkdown(fillInline(markdown, facts, source));
-  const filled = withSectionIds(fillBlocks(html, facts, source));
-  return { name, title: stripTags(renderMarkdown(title).html).trim(), ...filled };
+  const { html, headings } = renderMarkdown(fillInline(markdown, facts, source));
+  // The sidebar lists the page's sections: its Markdown's own h2s (the generated blocks hold tables and code, no sections).
+  const sections = headings.filter((h) => h.level === 2).map((h) => ({ id: h.id, text: stripTags(inline(h.text)) }));
+  return { name, title: stripTags(renderMarkdown(title).html).trim(), html: fillBlocks(html, facts, source), sections };
 }
 
 function sidebar(guides: Guide[], current: Guide): string {

@@ -7,7 +7,7 @@ import { answeredBy } from './problem-types.js';
 import { deref, operationsOf, type PlacedOperation as Operation } from '../contract/document.js';
 import { property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
 import { enumeration, enumerationCell } from './compatibility.js';
-import { escapeHtml, inline, readMarkdown, sectionsOf } from './markdown.js';
+import { escapeHtml, inline, readMarkdown, sectionsOf, slug } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
 import { mockUrl } from '../mock/servers.js';
 import { basePathOf } from '../contract/route-table.js';
@@ -71,7 +71,7 @@ export function renderGroups(bundles: Record<Group, Node>): string {
     const ops = operationsOf(doc).length;
     const webhooks = Object.keys(doc.webhooks ?? {}).length;
     return `<div class="card">
-  <h3><a href="${g}.html">${escapeHtml(doc.info.title)}</a></h3>
+  <h3 id="${slug(doc.info.title)}"><a href="${g}.html">${escapeHtml(doc.info.title)}</a></h3>
   <p>${inline(String(doc.info.summary ?? ''))}</p>
   <p><strong>Base address</strong> ${code(server.url)} <span class="meta">(${escapeHtml(server.resolved)})</span><br>
      <strong>Local</strong> ${code(localOrigin + basePathOf(doc))} · <strong>Mock</strong> ${code(mockUrl(g))}</p>
