@@ -3,6 +3,12 @@
 // (Problem.type's `x-problem-types`) with a status the operation documents; each documented failure status has a
 // kind; what the operation's shape implies (a body, a token, an Idempotency-Key) and what its texts promise
 // (`problems/<kind>`) is listed; and the catalogue holds no kind that nothing answers. Each finding says what to add.
+//
+// Not a Redocly rule: Redocly lints each API on its own, and these rules need them all at once (a catalogue kind that no
+// operation of any group lists; a path item shared by two groups judged once, at its file); a configurable rule cannot
+// relate an operation's `x-problem-types` to its responses and the catalogue; and a plugin is JavaScript Redocly loads
+// itself, which the tests that feed these rules broken documents (test/contract/problem-types-lint.test.ts) would
+// reach only through Redocly's own loader.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { deref, operationsOf, type Node as Document, type Node } from './document.js';

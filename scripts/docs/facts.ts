@@ -1,7 +1,7 @@
 // The facts the guides (docs/guides/*.md) state about the API, each read from the contract
 // (generated/*/openapi.json) or from the service's own constants and tables, never typed into prose. A guide
 // names a fact with a placeholder: `{{event-count}}` inside a sentence (an inline fact, Markdown text), or
-// `{{webhook-events}}` alone on its line (a block fact, generated HTML: tables, diagrams, code). Where the service
+// `{{webhook-event-table}}` alone on its line (a block fact, generated HTML: tables, diagrams, code). Where the service
 // and the contract both hold a fact, the build fails when they disagree, rather than publishing either.
 import { maxHeaderSize } from 'node:http';
 import { problemTypes } from '../../generated/problem-types.js';
