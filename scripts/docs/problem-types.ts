@@ -3,7 +3,7 @@
 // to its description (Redoc shows no vendor extension on its own).
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { groups, type Group } from '../../generated/index.js';
-import { operationsOf, type Node } from '../contract/document.js';
+import { operationsOfGroups, type Node } from '../contract/document.js';
 import { repoRoot, type DocumentTransform } from './contract.js';
 import { escapeHtml, readMarkdown } from './markdown.js';
 
@@ -45,18 +45,13 @@ export const problemTypesTransform: DocumentTransform = {
 
 /** Which operations answer each kind: a phrase where they are all of a kind of operation, else their names. */
 export function answeredBy(bundles: Record<Group, Node>): Record<Kind, string> {
-  const all: { group: Group; id: string; secured: boolean; body: boolean; kinds: Kind[] }[] = [];
-  for (const group of groups) {
-    const doc = bundles[group];
-    for (const { op } of operationsOf(doc))
-      all.push({
-        group,
-        id: String(op.operationId),
-        secured: (op.security ?? doc.security ?? []).some((s: Node) => Object.keys(s).length > 0),
-        body: Boolean(op.requestBody),
-        kinds: kindsOf(op),
-      });
-  }
+  const all = operationsOfGroups(bundles).map(({ group, op }) => ({
+    group,
+    id: String(op.operationId),
+    secured: (op.security ?? bundles[group].security ?? []).some((s: Node) => Object.keys(s).length > 0),
+    body: Boolean(op.requestBody),
+    kinds: kindsOf(op),
+  }));
   const same = (a: typeof all, b: typeof all) => a.length === b.length && a.every((x) => b.includes(x));
   const phrases: [typeof all, string][] = [
     [all, 'every operation'],

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { answeredBy } from './problem-types.js';
-import { deref, operationsOf, type PlacedOperation as Operation } from '../contract/document.js';
+import { deref, operationsOf, operationsOfGroups, type PlacedOperation as Operation } from '../contract/document.js';
 import { property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
 import { enumeration, enumerationCell } from './compatibility.js';
 import { escapeHtml, inline, readMarkdown, sectionsOf, slug } from './markdown.js';
@@ -310,11 +310,9 @@ export async function renderSandbox(): Promise<string> {
 /** The client's pager of each paged list, with the operation it walks and the page shape it follows. */
 export function renderPagers(bundles: Record<Group, Node>): string {
   const rows = Object.entries(pagers).map(([operationId, pager]) => {
-    const found = groups.flatMap((g) =>
-      operationsOf(bundles[g])
-        .filter((o) => o.op.operationId === operationId)
-        .map((o) => ({ g, o })),
-    );
+    const found = operationsOfGroups(bundles)
+      .filter((o) => o.op.operationId === operationId)
+      .map((o) => ({ g: o.group, o }));
     if (found.length === 0) throw new Error(`the client pager ${pager} walks ${operationId}, which no document has`);
     const { g, o } = found[0]!;
     const titles = [...new Set(found.map((f) => bundles[f.g].info.title))].join(', ');
