@@ -1,8 +1,8 @@
 // Part `prism`: the real service against the Prism mock of the same document, on the same operation
 // (GET /v1/payees/{id}) with the same load, one after the other. The mock answers the documented example
 // without a store; the aim is that the real server is the faster of the two.
-import { startMocks } from '../scripts/mock-servers.js';
-import { freePortRange } from '../scripts/free-ports.js';
+import { startMocks } from '../scripts/mock/servers.js';
+import { freePortRange } from '../scripts/mock/free-ports.js';
 import { describeLoad, loadSettings, measure, type LoadResult } from './load.js';
 import { startService } from './processes.js';
 import { createMerchant, provision } from './provision.js';

@@ -1,10 +1,10 @@
-// Child processes of the benchmark: the real service (scripts/start-server.mjs, exactly what `npm start` runs:
+// Child processes of the benchmark: the real service (scripts/build/start-server.mjs, exactly what `npm start` runs:
 // the built dist/server/main.js, rebuilt first if server/ changed) and the bare Express baseline, each in its own process so that neither shares an event loop with the load
 // generator. Every child is stopped with SIGTERM, then SIGKILL after a grace period, so a run never leaks one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../scripts/free-ports.js';
-import { startServerArgs } from '../scripts/start-command.js';
+import { freePort } from '../scripts/mock/free-ports.js';
+import { startServerArgs } from '../scripts/build/start-command.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 

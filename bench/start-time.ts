@@ -6,7 +6,7 @@
 // the wall time grows with everyone else's work, the CPU time much less.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { freePort } from '../scripts/free-ports.js';
+import { freePort } from '../scripts/mock/free-ports.js';
 import { root, waitUntilAnswering } from './processes.js';
 import { embeddedStore } from './stores.js';
 

@@ -1,4 +1,4 @@
-// `npm run diff -- <git ref>` (scripts/diff.ts), run as a process: against HEAD of this repository it finds
+// `npm run diff -- <git ref>` (scripts/contract/diff.ts), run as a process: against HEAD of this repository it finds
 // no breaking change; in a temporary repository (in the temp folder, holding this working tree's documents as its
 // one commit) it reports a group the ref lacks as new, and classifies one change for each line of the
 // compatibility policy (openapi/DECISIONS.md "Compatibility"): the additive ones together in one run (exit 0),
@@ -17,7 +17,7 @@ import { groups } from '../../generated/index.js';
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
-const script = join(root, 'scripts/diff.ts');
+const script = join(root, 'scripts/contract/diff.ts');
 
 async function diff(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

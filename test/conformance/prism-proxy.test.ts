@@ -20,7 +20,7 @@ import type { components as PartnerSchemas } from '../../generated/partner/schem
 import type { components as CounterpartySchemas } from '../../generated/counterparty/schema.js';
 import { groups, type Group } from '../../generated/index.js';
 import { bundles, resolve, validatorAt } from '../support/contract.js';
-import { freePortRange } from '../../scripts/free-ports.js';
+import { freePortRange } from '../../scripts/mock/free-ports.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { documentedRequest } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';

@@ -1,8 +1,8 @@
-// scripts/compatibility-policy.ts through compareDocuments, on the platform bundle and a copy changed in one
+// scripts/contract/compatibility-policy.ts through compareDocuments, on the platform bundle and a copy changed in one
 // place: each rule where the policy departs from api-smart-diff's own classification (test/conformance/diff.test.ts
 // runs `npm run diff` itself over one case per policy line).
 import { describe, expect, it } from 'vitest';
-import { compareDocuments } from '../../scripts/breaking-changes.js';
+import { compareDocuments } from '../../scripts/contract/breaking-changes.js';
 import { bundles, type Json } from '../support/contract.js';
 
 const base = bundles.platform;

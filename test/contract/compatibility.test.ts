@@ -5,6 +5,7 @@
 // fields in both. That every request object is closed is conventions.test.ts's check.
 import { describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
+import { keysOf } from '../../scripts/contract/document.js';
 import { bundles, methods, resolve, type Json } from '../support/contract.js';
 
 /** Response enumerations closed on purpose, by where they are reached, each with why a value cannot be added. */
@@ -89,7 +90,7 @@ function reach(doc: Json, schema: unknown, site: string, out: Reached[] = [], se
   let node = schema as Json | undefined;
   if (!node || typeof node !== 'object') return out;
   if (typeof node.$ref === 'string') {
-    const name = node.$ref.split('/').pop()!;
+    const name = keysOf(node.$ref).at(-1)!;
     node = resolve(doc, node) as Json;
     // An object schema names the site; an enumeration keeps the site that uses it.
     if (node.properties || node.type === 'object') site = name;

@@ -2,18 +2,8 @@
 // schema: they are what the docs show and what Prism serves, so a wrong one misleads every reader.
 import { describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { bundles, methods, resolve, validatorAt, type Json } from '../support/contract.js';
-
-const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Follows a $ref chain, returning the node and the JSON pointer it lives at. */
-function follow(doc: Json, node: any, pointer: string): [any, string] {
-  while (node && typeof node.$ref === 'string') {
-    pointer = node.$ref;
-    node = resolve(doc, node);
-  }
-  return [node, pointer];
-}
+import { escapeToken as esc, locate as follow } from '../../scripts/contract/document.js';
+import { bundles, methods, validatorAt, type Json } from '../support/contract.js';
 
 interface Example {
   where: string;

@@ -3,7 +3,7 @@
 // with a cursor would make every pager run against the mock loop for ever.
 import { describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { isCursorList } from '../../scripts/mock-front.js';
+import { isCursorList } from '../../scripts/mock/front.js';
 import { bundles, operationsOf, resolve, type Json } from '../support/contract.js';
 
 const cases = groups.flatMap((group) => {

@@ -1,8 +1,8 @@
-// The problem-type rules of `npm run lint:contract` (scripts/lint-problem-types.ts): the contract as generated keeps
+// The problem-type rules of `npm run lint:contract` (scripts/contract/lint-problem-types.ts): the contract as generated keeps
 // them, and each rule finds what it is for in a small document made to break it.
 import { describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { problemTypeFindings } from '../../scripts/lint-problem-types.js';
+import { problemTypeFindings } from '../../scripts/contract/lint-problem-types.js';
 import { bundles, type Json } from '../support/contract.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -1,5 +1,5 @@
 // The reference's code samples tell the truth. Every operation of every group carries a curl and a TypeScript
-// sample (scripts/docs-code-samples.ts, in the documents the reference pages show). Each curl sample is run with
+// sample (scripts/docs/code-samples.ts, in the documents the reference pages show). Each curl sample is run with
 // curl, as published, against a fresh service: only the documented server origins become the local one, and each
 // documented id becomes the id an earlier answer gave (learned by laying each documented success answer over the
 // real one), the documented credentials the test's, and the documented Idempotency-Key a fresh one. Each must
@@ -14,9 +14,10 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
-import { tokenVariable, type CodeSample } from '../../scripts/docs-code-samples.js';
-import { deref, operationsOf, repoRoot, type Node } from '../../scripts/docs-contract.js';
-import { referenceDocument } from '../../scripts/docs-reference.js';
+import { tokenVariable, type CodeSample } from '../../scripts/docs/code-samples.js';
+import { deref, operationsOf, type Node } from '../../scripts/contract/document.js';
+import { repoRoot } from '../../scripts/docs/contract.js';
+import { referenceDocument } from '../../scripts/docs/reference.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver } from '../support/tenant.js';

@@ -1,15 +1,15 @@
 // What the published docs say, read from the built pages (no browser): every page speaks to integrators (never
 // "seed", never the old "six" event types), each guide marks itself in the sidebar, and the facts the guides
 // state are the contract's, checked here against generated/*/openapi.json and the service's tables directly (not
-// through scripts/docs-facts.ts, which could be wrong the same way as the pages).
+// through scripts/docs/facts.ts, which could be wrong the same way as the pages).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
-import { buildDocs, type BuiltDocs } from '../../scripts/docs-build.js';
-import { guideFile, guideNames } from '../../scripts/docs-guides.js';
+import { buildDocs, type BuiltDocs } from '../../scripts/docs/build.js';
+import { guideFile, guideNames } from '../../scripts/docs/guides.js';
 import { bundles, operationsOf, resolve } from '../support/contract.js';
 
 let built: BuiltDocs;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quickStartScripts } from '../../scripts/docs-quickstart.js';
+import { quickStartScripts } from '../../scripts/docs/quickstart.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 

@@ -2,7 +2,8 @@
 // documented status and a body valid against that response's schema; every failure a 4xx
 // application/problem+json valid against the Problem schema (the documented response's when the status is
 // documented), with the headers its status needs. Returns what is wrong, or nothing.
-import { bundles, resolve, validatorAt, type Json } from '../support/contract.js';
+import { escapeToken, locate } from '../../scripts/contract/document.js';
+import { bundles, validatorAt } from '../support/contract.js';
 import type { ServedOperation } from '../support/operations.js';
 
 export interface Answer {
@@ -11,19 +12,12 @@ export interface Answer {
   text: string;
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** The JSON pointer to the schema of a documented response's body (through $ref'd responses), if it has one. */
 function responseSchemaPointer(o: ServedOperation, status: number): string | undefined {
   const doc = bundles[o.group];
-  let pointer = `${o.pointer}/responses/${status}`;
-  let node: Json | undefined = o.op.responses[String(status)];
-  while (node && typeof node.$ref === 'string') {
-    pointer = node.$ref;
-    node = resolve(doc, { $ref: node.$ref });
-  }
+  const [node, pointer] = locate(doc, o.op.responses[String(status)], `${o.pointer}/responses/${status}`);
   const type = Object.keys(node?.content ?? {})[0];
-  return type ? `${pointer}/content/${escapePointer(type)}/schema` : undefined;
+  return type ? `${pointer}/content/${escapeToken(type)}/schema` : undefined;
 }
 
 export function judge(o: ServedOperation, a: Answer): string | undefined {

@@ -4,8 +4,8 @@
 // What the mock cannot imitate (state, unknown ids, conflicts...) is left out here and listed in README.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { freePortRange } from '../../scripts/free-ports.js';
-import { startMocks, type RunningMocks } from '../../scripts/mock-servers.js';
+import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { newMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';

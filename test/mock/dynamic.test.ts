@@ -5,8 +5,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
-import { freePortRange } from '../../scripts/free-ports.js';
-import { startMocks, type RunningMocks } from '../../scripts/mock-servers.js';
+import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf } from '../support/contract.js';
 import { clientFor, exampleCredentials, type AnyClient } from './group-clients.js';
 import { documentedResponse, exampleRequest, type OperationRef } from './operation-requests.js';

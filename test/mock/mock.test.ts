@@ -1,4 +1,4 @@
-// The Prism mocks of every group (scripts/mock-servers.ts), driven through the generated clients: every
+// The Prism mocks of every group (scripts/mock/servers.ts), driven through the generated clients: every
 // operation of every bundle answers its documented success example to the documented example request,
 // refuses a missing token and an invalid body with a problem, and every answer validates against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,9 +10,9 @@ import { routes as merchantRoutes } from '../../generated/merchant/routes.js';
 import { routes as partnerRoutes } from '../../generated/partner/routes.js';
 import { routes as platformRoutes } from '../../generated/platform/routes.js';
 import { groups, type Group } from '../../generated/index.js';
-import { startMocks, type RunningMocks } from '../../scripts/mock-servers.js';
+import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf, resolve, validatorAt, type Json } from '../support/contract.js';
-import { freePortRange } from '../../scripts/free-ports.js';
+import { freePortRange } from '../../scripts/mock/free-ports.js';
 import { clientFor, exampleCredentials, withoutToken, type AnyClient } from './group-clients.js';
 import {
   documentedResponse,

@@ -1,6 +1,7 @@
 // Requests built from the contract's own examples, and where to find what a response must look like: the
 // mock suite sends these through the generated clients and checks the answers against the same bundle.
 import type { Group } from '../../generated/index.js';
+import { escapeToken, locate } from '../../scripts/contract/document.js';
 import { bundles, resolve, type Json } from '../support/contract.js';
 
 export interface OperationRef {
@@ -17,16 +18,8 @@ export interface ExampleRequest {
   body: unknown;
 }
 
-const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** Follows $refs, returning the node and the JSON pointer it finally lives at. */
-export function follow(group: Group, node: any, pointer: string): [any, string] {
-  while (node && typeof node.$ref === 'string') {
-    pointer = node.$ref;
-    node = resolve(bundles[group], node);
-  }
-  return [node, pointer];
-}
+export const follow = (group: Group, node: any, pointer: string) => locate(bundles[group], node, pointer);
 
 function firstExampleOf(group: Group, holder: any): { found: boolean; value?: unknown } {
   if (!holder) return { found: false };
@@ -117,7 +110,7 @@ export function documentedResponse(ref: OperationRef, status: number): Documente
   const [response, pointer] = follow(ref.group, raw, `${ref.pointer}/responses/${key}`);
   const content: DocumentedResponse['content'] = new Map();
   for (const [media, mt] of Object.entries<Json>(response.content ?? {})) {
-    content.set(media, { schemaPointer: `${pointer}/content/${esc(media)}/schema`, example: firstExampleOf(ref.group, mt) });
+    content.set(media, { schemaPointer: `${pointer}/content/${escapeToken(media)}/schema`, example: firstExampleOf(ref.group, mt) });
   }
   return { pointer, content };
 }

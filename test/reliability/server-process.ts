@@ -1,9 +1,9 @@
-// The real server as a child process, exactly as `npm start` runs it (scripts/start-server.mjs: the built
+// The real server as a child process, exactly as `npm start` runs it (scripts/build/start-server.mjs: the built
 // dist/server/main.js, rebuilt first if server/ changed), so that a test can SIGKILL it like a crash would. Every process started here is tracked
 // and `killAll()` ends the ones still running, so a failing test leaves nothing behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { startServerArgs } from '../../scripts/start-command.js';
+import { startServerArgs } from '../../scripts/build/start-command.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const running = new Set<ChildProcess>();

@@ -1,4 +1,4 @@
-// The server's build (scripts/build-server.mjs, run by `npm ci` and before every `npm start`): it builds when
+// The server's build (scripts/build/build-server.mjs, run by `npm ci` and before every `npm start`): it builds when
 // there is no build, leaves a current one alone, and rebuilds when a file of the last build changed or went, or
 // when tsconfig.json did; a file the bundle does not import changes nothing, and code that does not compile
 // fails the build with its file and line. On a package of its own, so nothing here touches the project's dist/.
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildServer, packageRoot, staleReason } from '../../scripts/build-server.mjs';
+import { buildServer, packageRoot, staleReason } from '../../scripts/build/build-server.mjs';
 
 const root = mkdtempSync(join(tmpdir(), 'server-build-'));
 const dist = join(root, 'dist');

@@ -1,11 +1,11 @@
-// `npm start` as a process (scripts/start-server.mjs, what it runs: the built server, rebuilt first if server/
+// `npm start` as a process (scripts/build/start-server.mjs, what it runs: the built server, rebuilt first if server/
 // changed): on a port another process holds, it exits 1 with one line naming the port and EADDRINUSE
 // (server/main.ts), instead of a stack trace. Spawns the server, so it runs in the slow tier.
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startServerArgs } from '../../scripts/start-command.js';
+import { startServerArgs } from '../../scripts/build/start-command.js';
 
 describe('npm start on a port in use', () => {
   it('exits non-zero with one line naming the port and EADDRINUSE', async () => {
@@ -32,9 +32,9 @@ describe('npm start on a port in use', () => {
 });
 
 describe("npm start's memory settings", () => {
-  it('are V8 flags this node accepts, before scripts/start-server.mjs', async () => {
+  it('are V8 flags this node accepts, before scripts/build/start-server.mjs', async () => {
     const args = startServerArgs();
-    expect(args.at(-1)).toBe('scripts/start-server.mjs');
+    expect(args.at(-1)).toBe('scripts/build/start-server.mjs');
     expect(args.slice(0, -1)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--max-old-space-size=\d+$/)]),
     );

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { groups, type Group } from '../../generated/index.js';
+import { deref, httpMethods, operationsOf as operationsOfDocument } from '../../scripts/contract/document.js';
 
 export type Json = Record<string, any>;
 
@@ -28,29 +29,12 @@ export function validatorAt(group: Group, pointer: string): ValidateFunction {
   return fn;
 }
 
-export function resolve(doc: Json, node: any): any {
-  let n = node;
-  while (n && typeof n.$ref === 'string') {
-    n = n.$ref
-      .slice(2)
-      .split('/')
-      .reduce((o: any, k: string) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return n;
-}
+/** The node, or what its `$ref`s name (the scripts' own resolver). */
+export const resolve = deref;
 
-export const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+export const methods = httpMethods;
 
 /** Every operation of a group: path, method, operation object and the JSON pointer to it. */
 export function operationsOf(group: Group): { path: string; method: string; op: Json; pointer: string }[] {
-  const doc = bundles[group];
-  const out: { path: string; method: string; op: Json; pointer: string }[] = [];
-  for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
-    const item = resolve(doc, rawItem);
-    for (const method of methods) {
-      if (item[method])
-        out.push({ path, method, op: item[method], pointer: `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` });
-    }
-  }
-  return out;
+  return operationsOfDocument(bundles[group]).map(({ path, method, op, pointer }) => ({ path, method, op, pointer }));
 }
