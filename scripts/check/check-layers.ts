@@ -44,9 +44,15 @@ const rules: Rule[] = [
     why: 'the contract tooling is what the docs and the mocks build on, not the other way round',
   },
   {
-    from: /^server\/(?!http\/|groups\/|app\.ts$|main\.ts$)/,
+    from: /^server\/(?!http\/|groups\/|app\.ts$|main\.ts$|start\.ts$)/,
     forbidden: (t) => httpLayer.test(t),
     why: 'domain code raises Problems (server/problems.ts); only the HTTP layer knows about requests and responses',
+  },
+  {
+    // The assembly builds the app (HTTP) and the services (domain) of a process: only a process's entry uses it.
+    from: /^server\/(?!main\.ts$|admin\/cli\.ts$)/,
+    forbidden: (t) => t === 'server/start.ts',
+    why: 'server/start.ts assembles a process: only its entries (main.ts, admin/cli.ts) import it',
   },
   {
     from: /^test\/[^/]+\//,

@@ -7,10 +7,9 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { Credentials } from '../auth/credentials.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { openStore } from '../store/database.js';
+import { start } from '../start.js';
 import { type AdminCommand, commands, UsageError } from './commands.js';
 
 const invocation = 'npm run --silent admin --';
@@ -89,9 +88,12 @@ const asJson = values.json === true;
 if (asJson && process.env.npm_lifecycle_event === 'admin' && process.env.npm_config_loglevel !== 'silent')
   console.error(`npm printed its banner on stdout before the JSON: run \`${invocation} ...\` to get the JSON alone.`);
 
-const store = await openStore(loadConfig().databaseUrl);
+// The server's assembly (start.ts) without HTTP or workers: the same store, migrated, and the same Credentials.
+// Its log goes to stderr, as the audit line does, so stdout keeps the command's output alone.
+const config = loadConfig();
+const started = await start({ config, log: createLogger(config.logLevel, pino.destination({ dest: 2, sync: true })), workers: false });
 try {
-  const result = await command.run(values, new Credentials(store));
+  const result = await command.run(values, started.services.credentials);
   // Who changed who may act for whom, and when: a log line (JSON, like the server's) beside the command's output.
   if (result.audit)
     createLogger('info', pino.destination({ dest: 2, sync: true })).info({ ...result.audit, operator: userInfo().username }, 'admin audit');
@@ -107,5 +109,5 @@ try {
   process.exitCode = 2;
   console.error(err.message);
 } finally {
-  await store.close();
+  await started.stop();
 }

@@ -77,7 +77,7 @@ function onlyUsd(currency: string): void {
 }
 
 /** The next banking day after `now` (UTC), skipping weekends: the settlement date of next-day ACH. */
-function nextBankingDay(now: number): string {
+export function nextBankingDay(now: number): string {
   const day = new Date(now);
   do day.setUTCDate(day.getUTCDate() + 1);
   while (day.getUTCDay() === 0 || day.getUTCDay() === 6);

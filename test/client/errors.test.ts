@@ -2,11 +2,11 @@
 // the service answered with; a 204 unwraps to undefined; a 429 is a typed problem; and a service failing with
 // 500 (its store has lost its tables) is retried for a read and for a keyed create, then surfaces as a problem.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { ApiProblemError, unwrap } from '../../client/problem-error.js';
 import { retryAfterMs, type AttemptLog } from '../../client/retry.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
 const individual = {
   payeeType: 'individual' as const,
@@ -24,14 +24,12 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe('against a working service', () => {
-  let service: RunningService;
+  const service = useService(':memory:');
   let credentials: { clientId: string; clientSecret: string };
 
   beforeAll(async () => {
-    service = await startService(':memory:');
     credentials = await service.services.credentials.createMerchant('Errors');
   });
-  afterAll(() => service.stop());
 
   it('a problem has its catalogue kind and the request id the service answered with', async () => {
     const sent: string[] = [];
@@ -53,7 +51,7 @@ describe('against a working service', () => {
 
   it('a 204 unwraps to undefined', async () => {
     const client = createMerchantClient({ baseUrl: service.baseUrl, credentials });
-    // Loopback addresses are allowed here (startService sets WEBHOOK_ALLOW_PRIVATE); nothing is delivered.
+    // Loopback addresses are allowed here (the test service sets WEBHOOK_ALLOW_PRIVATE); nothing is delivered.
     const hook = await unwrap(client.POST('/v1/webhooks', { body: { url: 'http://127.0.0.1:9/payouts' } }));
     expect(await unwrap(client.DELETE('/v1/webhooks', { params: { query: { id: hook.id } } }))).toBeUndefined();
     expect(await unwrap(client.GET('/v1/webhooks'))).toEqual([]);
@@ -61,16 +59,11 @@ describe('against a working service', () => {
 });
 
 describe('against a rate-limited service', () => {
-  let service: RunningService;
-
-  beforeAll(async () => {
-    service = await startService(':memory:', { rateLimitPerMinute: 1 }, { workers: false });
-  });
-  afterAll(() => service.stop());
+  const service = useService(':memory:', { rateLimitPerMinute: 1 }, { workers: false });
 
   it('a 429 is a typed rate-limited problem with the service’s Retry-After', async () => {
     const m = await service.services.credentials.createMerchant('Limited');
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
     const attempts: AttemptLog[] = [];
     const client = createMerchantClient({ baseUrl: service.baseUrl, token, maxRetries: 0, onAttempt: (a) => attempts.push(a) });
     await unwrap(client.GET('/v1/webhooks'));
@@ -83,19 +76,17 @@ describe('against a rate-limited service', () => {
 });
 
 describe('against a failing service (500)', () => {
-  let service: RunningService;
+  const service = useService(':memory:', {}, { workers: false });
   let token: string;
 
   beforeAll(async () => {
-    service = await startService(':memory:', {}, { workers: false });
     const m = await service.services.credentials.createMerchant('Broken');
     // A token from the issuer itself names no client, so verifying it reads no table.
-    token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
     const db = service.services.store.db;
     await sql`pragma foreign_keys = off`.execute(db);
     for (const table of await db.introspection.getTables()) await sql`drop table ${sql.table(table.name)}`.execute(db);
   });
-  afterAll(() => service.stop());
 
   function client() {
     const attempts: AttemptLog[] = [];

@@ -4,23 +4,21 @@
 // stored response: one payee, not two.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { keyedOperations } from '../../client/idempotency.js';
 import { eachPayee } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import { groups } from '../../generated/index.js';
 import { bundles, operationsOf, resolve } from '../support/contract.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let credentials: { clientId: string; clientSecret: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   credentials = await service.services.credentials.createMerchant('Keys');
 });
-afterAll(() => service.stop());
 
 const payee = (name: string) => ({
   payeeType: 'individual' as const,

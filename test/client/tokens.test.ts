@@ -1,19 +1,17 @@
 // The client's token handling against the real service over HTTP: a token is fetched once and cached,
 // renewed before it expires, fetched once however many calls need it at the same time, and renewed once
 // after a 401. Requests go through a counting wrapper around the real fetch; nothing is mocked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient, createPlatformClient } from '../../client/create-clients.js';
 import { ApiProblemError, unwrap } from '../../client/problem-error.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let credentials: { clientId: string; clientSecret: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   credentials = await service.services.credentials.createMerchant('Acme');
 });
-afterAll(() => service.stop());
 
 function countingFetch() {
   const counts = { token: 0, api: 0, requestIds: new Set<string>() };
@@ -88,7 +86,7 @@ describe('client tokens', () => {
   });
 
   it('sends a request id with every request, and a caller-supplied token as is', async () => {
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: 1 })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: 1 });
     const { counts, fetch } = countingFetch();
     const client = createPlatformClient({ baseUrl: `${service.baseUrl}/payouts`, token: () => token, fetch });
     await unwrap(client.GET('/v1/payouts'));

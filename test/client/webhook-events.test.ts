@@ -6,17 +6,16 @@ import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { WebhookVerificationError } from '../../client/webhook-signature.js';
 import { constructEvent, receiveEvent, type WebhookEvent } from '../../client/webhooks.js';
-import { startService, type RunningService } from '../support/service.js';
 import { startReceiver, type Delivery, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let receiver: WebhookReceiver;
 let delivery: Delivery;
 let secret: string;
 let eventId: string;
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   receiver = await startReceiver();
   const credentials = await service.services.credentials.createMerchant('Receiver');
   const client = createMerchantClient({ baseUrl: service.baseUrl, credentials });
@@ -26,7 +25,6 @@ beforeAll(async () => {
   delivery = (await receiver.waitFor(1, (d) => d.path === '/signed'))[0]!;
 });
 afterAll(async () => {
-  await service.stop();
   await receiver.close();
 });
 

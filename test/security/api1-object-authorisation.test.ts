@@ -4,13 +4,14 @@
 // owner's object and gets 404, exactly as for an object that does not exist; filters naming the owner's
 // objects find nothing. Afterwards the owner's data reads the same and no table has gained a row.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { unsettled } from '../support/settled-events.js';
-import { startService, type RunningService } from '../support/service.js';
+import type { RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { servedOperations } from '../support/operations.js';
 import { problemType, send, type Answer, type Call } from '../support/requests.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 interface Case {
   group: string;
@@ -1042,18 +1043,14 @@ async function rowCounts(service: RunningService): Promise<Record<string, number
 }
 
 describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // Payouts and payments stay where they are for the whole suite, so any change is the intruder's doing.
+  const service = useService(kind, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
   let owner: Tenant;
   let intruder: Tenant;
   let viewBefore: unknown[];
   let rowsBefore: Record<string, number>;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // Payouts and payments stay where they are for the whole suite, so any change is the intruder's doing.
-    service = await startService(db.url, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
     owner = await newTenant(service, 'Owner');
     intruder = await newTenant(service, 'Intruder');
     // The tenants' own events are still being delivered (a row per delivery): counted once that is done.
@@ -1064,10 +1061,6 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     viewBefore = await ownerView(service, owner);
     rowsBefore = await rowCounts(service);
   }, 180_000);
-  afterAll(async () => {
-    await service.stop();
-    await drop();
-  });
 
   it('has a case for every operation that names an object, a merchant or a partner', () => {
     const uncovered = servedOperations
@@ -1081,10 +1074,10 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
     const token = caller === 'partner' ? intruder.partnerToken : intruder.merchantToken;
     const path = c.path(owner, intruder);
     const call = c.call?.(owner, intruder) ?? {};
-    const answer: Answer = await send(service.baseUrl, c.method, path, { ...call, token });
+    const answer: Answer = await service.send(c.method, path, { ...call, token });
     // The same request naming objects that exist for nobody gets the same answer, ids aside.
     const ghost = ghostOf(owner);
-    const missing = await send(service.baseUrl, c.method, c.path(ghost, intruder), { ...c.call?.(ghost, intruder), token });
+    const missing = await service.send(c.method, c.path(ghost, intruder), { ...c.call?.(ghost, intruder), token });
     expect(comparable(answer, owner), 'answered like a missing object').toEqual(comparable(missing, ghost));
     if (c.expect === 'filtered') expect(answer.status, answer.text).toBe(200);
     else {
@@ -1115,14 +1108,14 @@ describe.each(stores)('API1 object-level authorisation on $name', (kind) => {
   });
 
   it('answers an id that exists for another tenant exactly as one that exists for nobody', async () => {
-    const foreign = await send(service.baseUrl, 'GET', `/v1/payees/${owner.ids.payee}`, { token: intruder.merchantToken });
-    const missing = await send(service.baseUrl, 'GET', '/v1/payees/999999', { token: intruder.merchantToken });
+    const foreign = await service.send('GET', `/v1/payees/${owner.ids.payee}`, { token: intruder.merchantToken });
+    const missing = await service.send('GET', '/v1/payees/999999', { token: intruder.merchantToken });
     const strip = (a: Answer) => ({ ...a.body, detail: a.body.detail.replace(/\d+/g, 'N'), instance: undefined, requestId: undefined });
     expect(strip(foreign)).toEqual(strip(missing));
-    const foreignAccount = await send(service.baseUrl, 'GET', `/finance/api/v1/account/${owner.ids.account}/balance`, {
+    const foreignAccount = await service.send('GET', `/finance/api/v1/account/${owner.ids.account}/balance`, {
       token: intruder.merchantToken,
     });
-    const missingAccount = await send(service.baseUrl, 'GET', '/finance/api/v1/account/999999/balance', { token: intruder.merchantToken });
+    const missingAccount = await service.send('GET', '/finance/api/v1/account/999999/balance', { token: intruder.merchantToken });
     expect(strip(foreignAccount)).toEqual(strip(missingAccount));
   });
 });

@@ -9,9 +9,9 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { merchantOwner } from '../../server/events/owners.js';
 import { bankAccount, individual } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 // A deadline and a body size a loaded machine still drains in time: the body's size is not what is tested, only
 // that a finished 2xx counts however large its body.
@@ -70,7 +70,7 @@ const hostile: Record<
 };
 
 describe('webhook receivers are consumed without trust', () => {
-  let service: RunningService;
+  const service = useService(':memory:', { webhookAllowPrivate: true, webhookTimeoutMs: timeoutMs, sandboxStepMs: 0 });
   let bystander: WebhookReceiver;
   const servers: (Server | TcpServer)[] = [];
   const sockets = new Set<Socket>();
@@ -79,7 +79,6 @@ describe('webhook receivers are consumed without trust', () => {
   const reached = new Set<string>();
 
   beforeAll(async () => {
-    service = await startService(':memory:', { webhookAllowPrivate: true, webhookTimeoutMs: timeoutMs, sandboxStepMs: 0 });
     bystander = await startReceiver();
     for (const [name, behaviour] of Object.entries(hostile)) {
       const server = behaviour.http ? createServer(behaviour.http) : createTcpServer(behaviour.tcp!);
@@ -98,7 +97,6 @@ describe('webhook receivers are consumed without trust', () => {
     for (const s of sockets) s.destroy();
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     await bystander.close();
-    await service.stop();
   });
 
   async function merchantWithWebhooks(name: string, targets: string[]) {

@@ -5,30 +5,29 @@
 // then 429 with Retry-After, even for the right secret from there; never per Client ID alone, so the right
 // secret from another address still works (requests from 127.0.0.2 are another client address).
 import { SignJWT, UnsecuredJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../support/service.js';
 import { requestFrom } from '../support/source-address.js';
 import { servedOperations, type ServedOperation } from '../support/operations.js';
 import { fill, problemType, send } from '../support/requests.js';
+import { useService } from '../support/use-service.js';
 
 const issuer = 'https://auth.payouts.example';
 const audience = 'payout-service';
 
-let service: RunningService;
+const service = useService(':memory:');
 let merchant: { merchantId: number; clientId: string; clientSecret: string };
 let partner: { partnerId: number; clientId: string; clientSecret: string };
 /** The service's own signing key, read from its store the way an insider with a database dump could. */
 let serviceKey: { kid: string; privateJwk: JWK; publicJwk: JWK };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   merchant = await service.services.credentials.createMerchant('Acme');
   partner = await service.services.credentials.createPartner('Partner');
   await service.services.credentials.link(partner.partnerId, merchant.merchantId);
   const row = await service.services.store.db.selectFrom('signing_keys').selectAll().executeTakeFirstOrThrow();
   serviceKey = { kid: row.kid, privateJwk: JSON.parse(row.private_jwk) as JWK, publicJwk: JSON.parse(row.public_jwk) as JWK };
 });
-afterAll(() => service.stop());
 
 const secured = servedOperations.filter((o) => o.caller !== 'none');
 const subjectFor = (o: ServedOperation) => (o.caller === 'merchant' ? `merchant:${merchant.merchantId}` : `partner:${partner.partnerId}`);
@@ -167,7 +166,7 @@ describe('every secured operation refuses bad tokens', () => {
 
   it('accepts the control: a token the test signs with the service key, for every operation', async () => {
     for (const o of secured) {
-      const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      const r = await service.send(o.method.toUpperCase(), fill(o.url), {
         token: await token(subjectFor(o)),
         ...(o.bodySchema ? { body: {} } : {}),
       });
@@ -179,7 +178,7 @@ describe('every secured operation refuses bad tokens', () => {
   it.each(badTokens)('refuses %s with 401 invalid_token and a Bearer challenge', async (_, make) => {
     for (const o of secured) {
       const bad = await make(o);
-      const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      const r = await service.send(o.method.toUpperCase(), fill(o.url), {
         ...(bad === undefined ? {} : { headers: { authorization: `Bearer ${bad}` } }),
         ...(o.bodySchema ? { body: {} } : {}),
       });
@@ -198,7 +197,7 @@ describe('every secured operation refuses bad tokens', () => {
       'bearer  x.y.z',
       `Token ${await token(`merchant:${merchant.merchantId}`)}`,
     ]) {
-      const r = await send(service.baseUrl, 'GET', '/v1/webhooks', { headers: { authorization } });
+      const r = await service.send('GET', '/v1/webhooks', { headers: { authorization } });
       expect(r.status, authorization).toBe(401);
     }
   });
@@ -223,7 +222,7 @@ describe('the token operations', () => {
     '$path refuses a wrong secret, an unknown client and the other kind of client alike (401 invalid_client)',
     async (t) => {
       const mine = own(t.kind);
-      const ok = await send(service.baseUrl, 'POST', t.path, { body: t.body(mine.clientId, mine.clientSecret) });
+      const ok = await service.send('POST', t.path, { body: t.body(mine.clientId, mine.clientSecret) });
       expect(ok.status).toBe(200);
       const refusals = [
         t.body(mine.clientId, `${mine.clientSecret.slice(0, -1)}x`),
@@ -233,7 +232,7 @@ describe('the token operations', () => {
       ];
       const details = new Set<string>();
       for (const body of refusals) {
-        const r = await send(service.baseUrl, 'POST', t.path, { body });
+        const r = await service.send('POST', t.path, { body });
         expect(r.status, JSON.stringify(body)).toBe(401);
         expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
         expect(r.body).toMatchObject({ type: problemType('invalid-client'), error: 'invalid_client' });
@@ -252,17 +251,17 @@ describe('the token operations', () => {
           ? await service.services.credentials.createMerchant(`Victim ${t.path}`)
           : await service.services.credentials.createPartner(`Victim ${t.path}`);
       for (let i = 0; i < 10; i++) {
-        const r = await send(service.baseUrl, 'POST', t.path, { body: t.body(victim.clientId, `sk_guess_${i}`) });
+        const r = await service.send('POST', t.path, { body: t.body(victim.clientId, `sk_guess_${i}`) });
         expect(r.status).toBe(401);
       }
-      const limited = await send(service.baseUrl, 'POST', t.path, { body: t.body(victim.clientId, victim.clientSecret) });
+      const limited = await service.send('POST', t.path, { body: t.body(victim.clientId, victim.clientSecret) });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.body).toMatchObject({ type: problemType('rate-limited'), status: 429 });
       expect(limited.text).not.toContain('access_token');
       // Another client from the same address is not locked out by the victim's limit.
       const mine = own(t.kind);
-      expect((await send(service.baseUrl, 'POST', t.path, { body: t.body(mine.clientId, mine.clientSecret) })).status).toBe(200);
+      expect((await service.send('POST', t.path, { body: t.body(mine.clientId, mine.clientSecret) })).status).toBe(200);
       // Nor is the victim from another address: knowing a Client ID does not let anyone lock its owner out.
       const elsewhere = await requestFrom('127.0.0.2', service.baseUrl + t.path, { body: t.body(victim.clientId, victim.clientSecret) });
       expect(elsewhere.status).toBe(200);

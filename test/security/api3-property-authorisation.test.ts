@@ -10,12 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { validatorAt } from '../support/contract.js';
-import { startService, type RunningService } from '../support/service.js';
 import { settled } from '../support/settled-transfer.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { declaredProperties, distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
-import { fill, send } from '../support/requests.js';
+import { fill } from '../support/requests.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 interface Recorded {
   method: string;
@@ -26,7 +26,7 @@ interface Recorded {
 }
 
 describe('no response exposes a secret or a full number', () => {
-  let service: RunningService;
+  const service = useService(':memory:', { sandboxStepMs: 0 }, { resolve: loopbackResolver });
   let receiver: WebhookReceiver;
   const recorded: Recorded[] = [];
   let tenants: Tenant[];
@@ -51,7 +51,6 @@ describe('no response exposes a secret or a full number', () => {
   };
 
   beforeAll(async () => {
-    service = await startService(':memory:', { sandboxStepMs: 0 }, { resolve: loopbackResolver });
     receiver = await startReceiver();
     tenants = [
       await newTenant(service, 'Exposed', { fetch: recording, webhookUrl: `${receiver.url}/exposed` }),
@@ -200,7 +199,6 @@ describe('no response exposes a secret or a full number', () => {
     }
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
   });
 
@@ -340,23 +338,21 @@ function nestedObjects(value: unknown, at = ''): string[] {
 }
 
 describe('mass assignment is refused, naming the property', () => {
-  let service: RunningService;
+  const service = useService(':memory:');
   let tokens: { merchant: string; partner: string };
   const writes = distinctOperations.filter((o) => o.bodyPointer && ['post', 'patch', 'put'].includes(o.method));
 
   beforeAll(async () => {
-    service = await startService(':memory:');
     const m = await service.services.credentials.createMerchant('Acme');
     const p = await service.services.credentials.createPartner('Partner');
     tokens = {
-      merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-      partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+      merchant: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
+      partner: await service.token({ kind: 'partner', partnerId: p.partnerId }),
     };
   });
-  afterAll(() => service.stop());
 
   const sendBody = (o: ServedOperation, raw: string) =>
-    send(service.baseUrl, o.method.toUpperCase(), fill(o.url), { raw, ...(o.caller === 'none' ? {} : { token: tokens[o.caller] }) });
+    service.send(o.method.toUpperCase(), fill(o.url), { raw, ...(o.caller === 'none' ? {} : { token: tokens[o.caller] }) });
 
   it('covers every create and update operation of every group', () => {
     expect(new Set(writes.map((o) => o.group))).toEqual(new Set(['merchant', 'platform', 'partner', 'banking', 'counterparty']));

@@ -10,21 +10,20 @@ import { startService, type RunningService } from '../support/service.js';
 import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
 import { fill, problemType, send } from '../support/requests.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 const mebibyte = 1_048_576;
 
-let service: RunningService;
+const service = useService(':memory:', {}, { resolve: loopbackResolver });
 let tenant: Tenant;
 let tokens: { merchant: string; partner: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:', {}, { resolve: loopbackResolver });
   // A merchant and its partner holding one of everything, so a list under an object (an account's transfers, a
   // webhook's deliveries) can be asked for its largest page.
   tenant = await newTenant(service, 'Pager');
   tokens = { merchant: tenant.merchantToken, partner: tenant.partnerToken };
 });
-afterAll(() => service.stop());
 
 /** The operation's path naming the tenant's own objects (`id` is a webhook in A, C and E, a business in D). */
 const ownPath = (o: ServedOperation) =>
@@ -44,7 +43,7 @@ const withBody = distinctOperations.filter((o) => o.bodyPointer);
 
 describe('request bodies are capped at 1 MiB', () => {
   it.each(withBody.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s answers 413 to a body over the cap', async (_, o) => {
-    const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+    const r = await service.send(o.method.toUpperCase(), fill(o.url), {
       ...auth(o),
       raw: JSON.stringify({ filler: 'x'.repeat(mebibyte + 10) }),
     });
@@ -54,7 +53,7 @@ describe('request bodies are capped at 1 MiB', () => {
   });
 
   it('takes a body just under the cap to validation (400, not 413)', async () => {
-    const r = await send(service.baseUrl, 'POST', '/v1/payees', {
+    const r = await service.send('POST', '/v1/payees', {
       token: tokens.merchant,
       raw: JSON.stringify({ name: 'x'.repeat(mebibyte - 100) }),
     });
@@ -67,7 +66,7 @@ describe('request bodies are capped at 1 MiB', () => {
       client_id: 'mch_cl_0000000000000000',
       client_secret: 'x'.repeat(20_000),
     }).toString();
-    const r = await send(service.baseUrl, 'POST', '/oauth/token', {
+    const r = await service.send('POST', '/oauth/token', {
       raw: form,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -77,13 +76,13 @@ describe('request bodies are capped at 1 MiB', () => {
 
   it('refuses absurdly deep nesting without harm (4xx), and keeps answering', async () => {
     const depth = 100_000;
-    const r = await send(service.baseUrl, 'POST', '/v1/payees/list', {
+    const r = await service.send('POST', '/v1/payees/list', {
       token: tokens.merchant,
       raw: `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`,
     });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
-    expect((await send(service.baseUrl, 'GET', '/health')).status).toBe(200);
+    expect((await service.send('GET', '/health')).status).toBe(200);
   });
 });
 
@@ -132,7 +131,7 @@ describe('every list and search bounds its page', () => {
       expect(max, 'every paging parameter has a maximum').toBeGreaterThan(0);
       expect(max).toBeLessThanOrEqual(10_000);
       const ask = (value: number) =>
-        send(service.baseUrl, p.o.method.toUpperCase(), ownPath(p.o), {
+        service.send(p.o.method.toUpperCase(), ownPath(p.o), {
           ...auth(p.o),
           ...(p.where === 'query' ? { query: { [p.name]: value } } : { body: { [p.name]: value } }),
         });
@@ -167,7 +166,7 @@ describe('every string and array of every request body is bounded', () => {
 
   it('refuses each one over its bound with 400 naming the field', async () => {
     for (const c of oversized) {
-      const r = await send(service.baseUrl, c.o.method.toUpperCase(), fill(c.o.url), { ...auth(c.o), body: c.body });
+      const r = await service.send(c.o.method.toUpperCase(), fill(c.o.url), { ...auth(c.o), body: c.body });
       expect(r.status, `${c.o.group} ${c.o.operationId} ${c.name}: ${r.text}`).toBe(400);
       expect(r.body.errors, `${c.o.group} ${c.o.operationId} ${c.name}`).toContainEqual(
         expect.objectContaining({ pointer: `#/${c.name}` }),
@@ -186,7 +185,7 @@ describe('every string and array of every request body is bounded', () => {
         `${o.operationId} ${p.name}`,
       ).toBe(true);
       const long = 'a'.repeat(Math.min(((p.schema.maxLength as number | undefined) ?? 200) + 1, 5000));
-      const r = await send(service.baseUrl, o.method.toUpperCase(), p.in === 'path' ? fill(o.url, { [p.name]: long }) : fill(o.url), {
+      const r = await service.send(o.method.toUpperCase(), p.in === 'path' ? fill(o.url, { [p.name]: long }) : fill(o.url), {
         ...auth(o),
         ...(p.in === 'query' ? { query: { [p.name]: long } } : {}),
         ...(o.bodySchema ? { body: {} } : {}),
@@ -199,13 +198,13 @@ describe('every string and array of every request body is bounded', () => {
 describe('per-merchant collections are capped', () => {
   it('holds at most 20 webhook registrations and 20 accounts per payee (422 limit-reached)', async () => {
     const m = await service.services.credentials.createMerchant('Collector');
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
     for (let i = 0; i < 20; i++)
-      expect((await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: `http://127.0.0.1:9/${i}` } })).status).toBe(201);
-    const webhook = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/21' } });
+      expect((await service.send('POST', '/v1/webhooks', { token, body: { url: `http://127.0.0.1:9/${i}` } })).status).toBe(201);
+    const webhook = await service.send('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/21' } });
     expect(webhook.status).toBe(422);
     expect(webhook.body.type).toBe(problemType('limit-reached'));
-    const payee = await send(service.baseUrl, 'POST', '/v1/payees', {
+    const payee = await service.send('POST', '/v1/payees', {
       token,
       body: {
         payeeType: 'individual',
@@ -224,8 +223,8 @@ describe('per-merchant collections are capped', () => {
       Currency: 'USD',
     };
     for (let i = 0; i < 20; i++)
-      expect((await send(service.baseUrl, 'POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account })).status).toBe(201);
-    const over = await send(service.baseUrl, 'POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account });
+      expect((await service.send('POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account })).status).toBe(201);
+    const over = await service.send('POST', `/v1/payees/${payee.body.id}/accounts`, { token, body: account });
     expect(over.status).toBe(422);
     expect(over.body.type).toBe(problemType('limit-reached'));
   });

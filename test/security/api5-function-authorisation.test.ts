@@ -4,25 +4,23 @@
 // not a way around authentication); and the provisioning functions (merchants, partners, links, secret
 // rotation) exist only in the admin CLI, not over HTTP, for any caller.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distinctOperations, servedOperations } from '../support/operations.js';
-import { fill, problemType, send } from '../support/requests.js';
+import { fill, problemType } from '../support/requests.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let tokens: { merchant: string; partner: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
   await service.services.credentials.link(p.partnerId, m.merchantId);
   tokens = {
-    merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-    partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+    merchant: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
+    partner: await service.token({ kind: 'partner', partnerId: p.partnerId }),
   };
 });
-afterAll(() => service.stop());
 
 const secured = servedOperations.filter((o) => o.caller !== 'none');
 const wrongKind = { merchant: 'partner', partner: 'merchant' } as const;
@@ -47,14 +45,14 @@ describe('each caller kind reaches only its own groups', () => {
       const before = await totalRows();
       // The token is checked before the body, so an empty one does: a 403 is about the caller.
       const body = o.bodySchema ? { body: {} } : {};
-      const wrong = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      const wrong = await service.send(o.method.toUpperCase(), fill(o.url), {
         token: tokens[wrongKind[o.caller as 'merchant' | 'partner']],
         ...body,
       });
       expect(wrong.status, wrong.text).toBe(403);
       expect(wrong.headers.get('content-type')).toContain('application/problem+json');
       expect(wrong.body).toMatchObject({ type: problemType('forbidden'), status: 403 });
-      const right = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      const right = await service.send(o.method.toUpperCase(), fill(o.url), {
         token: tokens[o.caller as 'merchant' | 'partner'],
         ...body,
       });
@@ -76,7 +74,7 @@ describe('no undocumented method reaches a handler', () => {
     const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => has.has(m)).join(', ');
     for (const method of methods.filter((m) => !has.has(m))) {
       for (const token of [tokens.merchant, tokens.partner, 'not-a-token', undefined]) {
-        const r = await send(service.baseUrl, method, fill(url), {
+        const r = await service.send(method, fill(url), {
           ...(token ? { token } : {}),
           ...(method === 'GET' || method === 'HEAD' ? {} : { body: {} }),
         });
@@ -109,7 +107,7 @@ describe('provisioning is not exposed over HTTP', () => {
   it.each(guesses)('%s %s is a 404 problem for every caller (405 where the path is documented for reading)', async (method, path) => {
     const pathExists = distinctOperations.some((o) => o.url === path);
     for (const token of [tokens.merchant, tokens.partner, undefined]) {
-      const r = await send(service.baseUrl, method, path, {
+      const r = await service.send(method, path, {
         ...(token ? { token } : {}),
         ...(method === 'POST' ? { body: { name: 'Evil', partnerId: 1, merchantId: 1 } } : {}),
       });

@@ -3,12 +3,13 @@
 // retries or a flood of concurrent copies: one idempotency key makes one payout, transfer or payment,
 // replayed to every copy, and never another caller's. Creation is rate limited per caller, not per token,
 // so minting more tokens buys no more payouts. Token requests cannot be sprayed either (see also API2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
-import { problemType, send, type Answer } from '../support/requests.js';
+import { problemType, type Answer } from '../support/requests.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 const copies = 12;
 const count = async (service: RunningService, table: 'payouts' | 'banking_transfers' | 'payments') =>
@@ -33,21 +34,13 @@ function expectOneOriginal(answers: Answer[], status: number, idOf: (body: any) 
 const replayHeader = (a: Answer) => a.headers.get('idempotent-replayed') === 'true';
 
 describe.each(stores)('money-moving flows are idempotent under concurrent copies on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
   let t: Tenant;
   let other: Tenant;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
     t = await newTenant(service, 'Payer');
     other = await newTenant(service, 'Bystander');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   it('payouts: one key, many concurrent copies through groups A and B, one payout', async () => {
@@ -56,7 +49,7 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
     const key = `payout-${kind.name}`;
     const answers = await Promise.all(
       Array.from({ length: copies }, (_, i) =>
-        send(service.baseUrl, 'POST', i % 2 ? '/payouts/v1/payouts' : '/v1/payouts', {
+        service.send('POST', i % 2 ? '/payouts/v1/payouts' : '/v1/payouts', {
           token: t.merchantToken,
           body,
           headers: { 'idempotency-key': key },
@@ -66,7 +59,7 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
     expectOneOriginal(answers, 202, (b) => b.PayoutUniqueReference, replayHeader);
     expect(await count(service, 'payouts')).toBe(before + 1);
     // The same key for another payout is a conflict, not a second payout.
-    const changed = await send(service.baseUrl, 'POST', '/v1/payouts', {
+    const changed = await service.send('POST', '/v1/payouts', {
       token: t.merchantToken,
       body: { ...body, Amount: 2500 },
       headers: { 'idempotency-key': key },
@@ -74,7 +67,7 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
     expect(changed.status).toBe(409);
     expect(changed.body.type).toBe(problemType('idempotency-conflict'));
     // Another merchant's identical key is its own: no replay of the first merchant's payout.
-    const theirs = await send(service.baseUrl, 'POST', '/v1/payouts', {
+    const theirs = await service.send('POST', '/v1/payouts', {
       token: other.merchantToken,
       body: { ...body, PayeeId: other.ids.payee },
       headers: { 'idempotency-key': key },
@@ -120,14 +113,13 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
 
   it.each(transfers)('%s: one key, many concurrent copies, one transfer and one balance change', async (name, path, parties) => {
     const balance = async () =>
-      (await send(service.baseUrl, 'GET', `/finance/api/v1/account/${t.ids.account}/balance`, { token: t.merchantToken })).body
-        .available as string;
+      (await service.send('GET', `/finance/api/v1/account/${t.ids.account}/balance`, { token: t.merchantToken })).body.available as string;
     const [transfersBefore, balanceBefore] = [await count(service, 'banking_transfers'), await balance()];
     const body = { ...parties(t), amount: 1.25, currency: 'USD' };
     const key = `${name.replace(/ /g, '-')}-${kind.name}`;
     const answers = await Promise.all(
       Array.from({ length: copies }, () =>
-        send(service.baseUrl, 'POST', path, { token: t.merchantToken, body, headers: { 'idempotency-key': key } }),
+        service.send('POST', path, { token: t.merchantToken, body, headers: { 'idempotency-key': key } }),
       ),
     );
     expectOneOriginal(answers, 201, (b) => b.id, replayHeader);
@@ -136,7 +128,7 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
     // Held once: a debit (push, wires, internal) takes 1.25 from available at acceptance; a pull's credit counts only
     // once it settles, so available has not moved yet; a simulated inbound credit completes at once.
     expect(moved).toBe({ 'ACH pull': '0.00', 'simulated inbound credit': '1.25' }[name as string] ?? '-1.25');
-    const conflict = await send(service.baseUrl, 'POST', path, {
+    const conflict = await service.send('POST', path, {
       token: t.merchantToken,
       body: { ...body, amount: 99 },
       headers: { 'idempotency-key': key },
@@ -160,14 +152,12 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
       merchantId: t.merchantId,
       partnerPaymentUniqueId: unique,
     };
-    const answers = await Promise.all(
-      Array.from({ length: copies }, () => send(service.baseUrl, 'POST', path, { token: t.partnerToken, body })),
-    );
+    const answers = await Promise.all(Array.from({ length: copies }, () => service.send('POST', path, { token: t.partnerToken, body })));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(copies - 1);
     expect(new Set(answers.map((a) => a.body.paymentId)).size).toBe(1);
     expect(await count(service, 'payments')).toBe(before + 1);
-    const theirs = await send(service.baseUrl, 'POST', path, {
+    const theirs = await service.send('POST', path, {
       token: other.partnerToken,
       body: { ...body, payeeId: payee(other), merchantId: other.merchantId },
     });
@@ -178,25 +168,23 @@ describe.each(stores)('money-moving flows are idempotent under concurrent copies
 
 describe('creation is rate limited per caller, not per token', () => {
   const limit = 6;
-  let service: RunningService;
-  let merchant: { merchantId: number; clientId: string; clientSecret: string };
-  let payeeId: number;
   // The clock of token issue, moved on instead of waited for.
   let offsetMs = 0;
   const now = () => Date.now() + offsetMs;
+  const service = useService(':memory:', { rateLimitPerMinute: limit, sandboxStepMs: 3_600_000 }, { now });
+  let merchant: { merchantId: number; clientId: string; clientSecret: string };
+  let payeeId: number;
 
   beforeAll(async () => {
-    service = await startService(':memory:', { rateLimitPerMinute: limit, sandboxStepMs: 3_600_000 }, { now });
     // Provisioned in-process, so that the whole minute's budget is left for the flood.
     merchant = await service.services.credentials.createMerchant('Flooder');
     payeeId = (await service.services.payees.create(merchant.merchantId, individual)).body.id;
     await service.services.accounts.create(merchant.merchantId, payeeId, bankAccount());
   });
-  afterAll(() => service.stop());
 
   const mint = async () =>
     (
-      await send(service.baseUrl, 'POST', '/oauth/token', {
+      await service.send('POST', '/oauth/token', {
         body: { client_id: merchant.clientId, client_secret: merchant.clientSecret, grant_type: 'client_credentials' },
       })
     ).body.access_token as string;
@@ -206,7 +194,7 @@ describe('creation is rate limited per caller, not per token', () => {
     const token = await mint();
     const answers: Answer[] = [];
     for (let i = 0; i < limit + 1; i++)
-      answers.push(await send(service.baseUrl, 'POST', i % 2 ? '/payouts/v1/payouts' : '/v1/payouts', { token, body }));
+      answers.push(await service.send('POST', i % 2 ? '/payouts/v1/payouts' : '/v1/payouts', { token, body }));
     expect(answers.slice(0, limit).map((a) => a.status)).toEqual(Array(limit).fill(202));
     expect(answers[limit]!.status).toBe(429);
     expect(Number(answers[limit]!.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -215,7 +203,7 @@ describe('creation is rate limited per caller, not per token', () => {
       offsetMs += 1100;
       const fresh = await mint();
       expect(fresh).not.toBe(token);
-      const again = await send(service.baseUrl, 'POST', '/v1/payouts', { token: fresh, body });
+      const again = await service.send('POST', '/v1/payouts', { token: fresh, body });
       expect(again.status, 'a new token of the same merchant').toBe(429);
     }
     expect(await count(service, 'payouts')).toBe(limit);

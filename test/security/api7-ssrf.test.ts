@@ -18,6 +18,7 @@ import { bankAccount, individual } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { problemType, send } from '../support/requests.js';
+import { useService } from '../support/use-service.js';
 
 const publicAddress = '93.184.216.34';
 
@@ -117,51 +118,49 @@ const badSchemes = [
 ];
 
 describe('registration refuses every target inside (WEBHOOK_ALLOW_PRIVATE=false)', () => {
-  let service: RunningService;
+  // No workers: nothing registered here is ever delivered to, not even the public control.
+  const service = useService(':memory:', { webhookAllowPrivate: false }, { resolve: zoneResolver, workers: false });
   let token: string;
   beforeAll(async () => {
-    // No workers: nothing registered here is ever delivered to, not even the public control.
-    service = await startService(':memory:', { webhookAllowPrivate: false }, { resolve: zoneResolver, workers: false });
     const m = await service.services.credentials.createMerchant('Acme');
-    token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
   });
-  afterAll(() => service.stop());
 
   it('accepts the control: an https target whose name resolves to a public address', async () => {
-    const r = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'https://hooks.public.example/hook' } });
+    const r = await service.send('POST', '/v1/webhooks', { token, body: { url: 'https://hooks.public.example/hook' } });
     expect(r.status, r.text).toBe(201);
-    expect((await send(service.baseUrl, 'DELETE', '/v1/webhooks', { token, query: { id: r.body.id } })).status).toBe(204);
+    expect((await service.send('DELETE', '/v1/webhooks', { token, query: { id: r.body.id } })).status).toBe(204);
   });
 
   it.each(refusedTargets)('refuses %s (422 naming url)', async (url) => {
-    const r = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url } });
+    const r = await service.send('POST', '/v1/webhooks', { token, body: { url } });
     expect(r.status, r.text).toBe(422);
     expect(r.body.type).toBe(problemType('business-rule'));
     expect(r.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
   });
 
   it.each(badSchemes)('refuses %s (4xx naming url)', async (url) => {
-    const r = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url } });
+    const r = await service.send('POST', '/v1/webhooks', { token, body: { url } });
     expect([400, 422], r.text).toContain(r.status);
     expect(r.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
   });
 
   it('stored none of them', async () => {
-    expect((await send(service.baseUrl, 'GET', '/v1/webhooks', { token })).body).toEqual([]);
+    expect((await service.send('GET', '/v1/webhooks', { token })).body).toEqual([]);
   });
 
   describe('and updateWebhook refuses the same targets, changing nothing', () => {
     let id: string;
     beforeAll(async () => {
-      id = (await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: 'https://hooks.public.example/hook' } })).body.id;
+      id = (await service.send('POST', '/v1/webhooks', { token, body: { url: 'https://hooks.public.example/hook' } })).body.id;
     });
-    afterAll(() => send(service.baseUrl, 'DELETE', '/v1/webhooks', { token, query: { id } }));
+    afterAll(() => service.send('DELETE', '/v1/webhooks', { token, query: { id } }));
 
     it.each([...refusedTargets, ...badSchemes])('refuses %s (4xx naming url)', async (url) => {
-      const r = await send(service.baseUrl, 'PATCH', `/v1/webhooks/${id}`, { token, body: { url } });
+      const r = await service.send('PATCH', `/v1/webhooks/${id}`, { token, body: { url } });
       expect([400, 422], r.text).toContain(r.status);
       expect(r.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
-      expect((await send(service.baseUrl, 'GET', `/v1/webhooks/${id}`, { token })).body.url).toBe('https://hooks.public.example/hook');
+      expect((await service.send('GET', `/v1/webhooks/${id}`, { token })).body.url).toBe('https://hooks.public.example/hook');
     });
   });
 });
@@ -225,14 +224,12 @@ const embeddingForms: { host: string; carries: [EmbeddingForm, string][]; refuse
 const embeddingUrl = (host: string) => `https://[${host}]/hook`;
 
 describe('IPv6 forms that carry an IPv4 address are judged by it', () => {
-  let service: RunningService;
+  const service = useService(':memory:', { webhookAllowPrivate: false }, { resolve: zoneResolver, workers: false });
   let token: string;
   beforeAll(async () => {
-    service = await startService(':memory:', { webhookAllowPrivate: false }, { resolve: zoneResolver, workers: false });
     const m = await service.services.credentials.createMerchant('Embedded');
-    token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
   });
-  afterAll(() => service.stop());
 
   it.each(embeddingForms)('the guard finds what $host carries', ({ host, carries, refused }) => {
     expect(embeddedIPv4(host).map((e) => [e.form, e.address])).toEqual(carries);
@@ -246,16 +243,16 @@ describe('IPv6 forms that carry an IPv4 address are judged by it', () => {
   });
 
   it.each(embeddingForms.filter((f) => f.refused))('registration refuses https://[$host]/ (422 naming url)', async ({ host }) => {
-    const r = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: embeddingUrl(host) } });
+    const r = await service.send('POST', '/v1/webhooks', { token, body: { url: embeddingUrl(host) } });
     expect(r.status, r.text).toBe(422);
     expect(r.body.type).toBe(problemType('business-rule'));
     expect(r.body.errors).toContainEqual(expect.objectContaining({ pointer: '#/url' }));
   });
 
   it.each(embeddingForms.filter((f) => !f.refused))('registration accepts the public https://[$host]/', async ({ host }) => {
-    const r = await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: embeddingUrl(host) } });
+    const r = await service.send('POST', '/v1/webhooks', { token, body: { url: embeddingUrl(host) } });
     expect(r.status, r.text).toBe(201);
-    expect((await send(service.baseUrl, 'DELETE', '/v1/webhooks', { token, query: { id: r.body.id } })).status).toBe(204);
+    expect((await service.send('DELETE', '/v1/webhooks', { token, query: { id: r.body.id } })).status).toBe(204);
   });
 
   it('a name resolving to a form that carries a private address is refused too', async () => {
@@ -266,7 +263,7 @@ describe('IPv6 forms that carry an IPv4 address are judged by it', () => {
   });
 
   it('stored none of the refused ones', async () => {
-    expect((await send(service.baseUrl, 'GET', '/v1/webhooks', { token })).body).toEqual([]);
+    expect((await service.send('GET', '/v1/webhooks', { token })).body).toEqual([]);
   });
 });
 
@@ -380,12 +377,11 @@ describe('redirects are never followed', () => {
   // Following a redirect would let a public receiver send the service inside; nothing public can be
   // reached from this test, so the receivers are local and the service allows local targets. The
   // redirect rule does not depend on that setting.
-  let service: RunningService;
+  const service = useService(':memory:', { webhookAllowPrivate: true });
   let target: WebhookReceiver;
   let redirecting: Server;
   let base: string;
   beforeAll(async () => {
-    service = await startService(':memory:', { webhookAllowPrivate: true });
     target = await startReceiver();
     redirecting = createServer((req, res) => res.writeHead(Number(req.url!.slice(1)), { location: `${target.url}/stolen` }).end());
     await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
@@ -394,17 +390,15 @@ describe('redirects are never followed', () => {
   afterAll(async () => {
     redirecting.close();
     await target.close();
-    await service.stop();
   });
 
   it('records 301, 302, 303, 307 and 308 as failed deliveries and never contacts the Location', async () => {
     const m = await service.services.credentials.createMerchant('Redirected');
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
     const codes = [301, 302, 303, 307, 308];
     for (const code of codes)
       expect(
-        (await send(service.baseUrl, 'POST', '/v1/webhooks', { token, body: { url: `${base}/${code}`, events: ['payout.created'] } }))
-          .status,
+        (await service.send('POST', '/v1/webhooks', { token, body: { url: `${base}/${code}`, events: ['payout.created'] } })).status,
       ).toBe(201);
     await payout(service, m.merchantId);
     const records = await settledDeliveries(service, codes.length);

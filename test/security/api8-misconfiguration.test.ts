@@ -4,25 +4,24 @@
 // or driver message in it, including unknown paths under every prefix with every method; no answer (token
 // responses included) may be cached; TRACE (405), method-override headers, malformed request ids and path tricks get nowhere.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../support/service.js';
 import { problemType, send, type Answer } from '../support/requests.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:', { rateLimitPerMinute: 100_000 });
 let merchantToken: string;
 let partnerToken: string;
 let clientId: string;
 let clientSecret: string;
 
 beforeAll(async () => {
-  service = await startService(':memory:', { rateLimitPerMinute: 100_000 });
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
   ({ clientId, clientSecret } = m);
-  merchantToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-  partnerToken = (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token;
+  merchantToken = await service.token({ kind: 'merchant', merchantId: m.merchantId });
+  partnerToken = await service.token({ kind: 'partner', partnerId: p.partnerId });
 });
-afterAll(() => service.stop());
 
 /** What leaks from a misconfigured server: stack frames, source paths, SQL and driver messages. */
 const leaks = [
@@ -57,48 +56,45 @@ function expectHardened(a: Answer, what: string) {
 
 describe('every kind of answer is hardened', () => {
   const answers: [string, () => Promise<Answer>][] = [
-    ['200 JSON', () => send(service.baseUrl, 'GET', '/v1/webhooks', { token: merchantToken })],
+    ['200 JSON', () => service.send('GET', '/v1/webhooks', { token: merchantToken })],
     [
       '200 token',
       () =>
-        send(service.baseUrl, 'POST', '/oauth/token', {
+        service.send('POST', '/oauth/token', {
           body: { client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' },
         }),
     ],
-    [
-      '201 created',
-      () => send(service.baseUrl, 'POST', '/v1/webhooks', { token: merchantToken, body: { url: 'http://127.0.0.1:9/hook' } }),
-    ],
-    ['200 health', () => send(service.baseUrl, 'GET', '/health')],
-    ['400 malformed JSON', () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, raw: '{"name": "x",' })],
+    ['201 created', () => service.send('POST', '/v1/webhooks', { token: merchantToken, body: { url: 'http://127.0.0.1:9/hook' } })],
+    ['200 health', () => service.send('GET', '/health')],
+    ['400 malformed JSON', () => service.send('POST', '/v1/payees', { token: merchantToken, raw: '{"name": "x",' })],
     [
       '400 JSON with a lone surrogate and control bytes',
-      () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, raw: '{"name":"\\ud800\u0001"}' }),
+      () => service.send('POST', '/v1/payees', { token: merchantToken, raw: '{"name":"\\ud800\u0001"}' }),
     ],
-    ['400 a JSON array body', () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, raw: '[1,2,3]' })],
-    ['400 a JSON string body', () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, raw: '"hello"' })],
-    ['400 validation', () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, body: { name: 1 } })],
-    ['400 bad percent-encoding in the path', () => send(service.baseUrl, 'GET', '/v1/payees/%E0%A4%A', { token: merchantToken })],
-    ['400 a non-numeric id', () => send(service.baseUrl, 'GET', "/v1/payees/1'%20or%201=1--", { token: merchantToken })],
-    ['401 no token', () => send(service.baseUrl, 'GET', '/v1/webhooks')],
+    ['400 a JSON array body', () => service.send('POST', '/v1/payees', { token: merchantToken, raw: '[1,2,3]' })],
+    ['400 a JSON string body', () => service.send('POST', '/v1/payees', { token: merchantToken, raw: '"hello"' })],
+    ['400 validation', () => service.send('POST', '/v1/payees', { token: merchantToken, body: { name: 1 } })],
+    ['400 bad percent-encoding in the path', () => service.send('GET', '/v1/payees/%E0%A4%A', { token: merchantToken })],
+    ['400 a non-numeric id', () => service.send('GET', "/v1/payees/1'%20or%201=1--", { token: merchantToken })],
+    ['401 no token', () => service.send('GET', '/v1/webhooks')],
     [
       '401 bad client',
       () =>
-        send(service.baseUrl, 'POST', '/oauth/token', {
+        service.send('POST', '/oauth/token', {
           body: { client_id: 'mch_cl_0000000000000000', client_secret: 'sk_x', grant_type: 'client_credentials' },
         }),
     ],
-    ['403 wrong caller', () => send(service.baseUrl, 'GET', '/v1/webhooks', { token: partnerToken })],
-    ['404 unknown object', () => send(service.baseUrl, 'GET', '/v1/payees/999999', { token: merchantToken })],
-    ['404 unknown path', () => send(service.baseUrl, 'GET', '/v1/secrets', { token: merchantToken })],
+    ['403 wrong caller', () => service.send('GET', '/v1/webhooks', { token: partnerToken })],
+    ['404 unknown object', () => service.send('GET', '/v1/payees/999999', { token: merchantToken })],
+    ['404 unknown path', () => service.send('GET', '/v1/secrets', { token: merchantToken })],
     [
       '413 too large',
-      () => send(service.baseUrl, 'POST', '/v1/payees', { token: merchantToken, raw: JSON.stringify({ name: 'x'.repeat(1_100_000) }) }),
+      () => service.send('POST', '/v1/payees', { token: merchantToken, raw: JSON.stringify({ name: 'x'.repeat(1_100_000) }) }),
     ],
     [
       '415 wrong media type',
       () =>
-        send(service.baseUrl, 'POST', '/v1/payees', {
+        service.send('POST', '/v1/payees', {
           token: merchantToken,
           raw: '<payee/>',
           headers: { 'content-type': 'application/xml' },
@@ -106,7 +102,7 @@ describe('every kind of answer is hardened', () => {
     ],
     [
       '422 business rule',
-      () => send(service.baseUrl, 'POST', '/v1/payouts', { token: merchantToken, body: { PayeeId: 1, Amount: 1.001, Currency: 'USD' } }),
+      () => service.send('POST', '/v1/payouts', { token: merchantToken, body: { PayeeId: 1, Amount: 1.001, Currency: 'USD' } }),
     ],
   ];
 
@@ -117,12 +113,12 @@ describe('every kind of answer is hardened', () => {
   });
 
   it('docs pages too', async () => {
-    const a = await send(service.baseUrl, 'GET', '/docs/nothing-here.html');
+    const a = await service.send('GET', '/docs/nothing-here.html');
     expectHardened(a, 'docs 404');
   });
 
   it('token responses are never cached', async () => {
-    const a = await send(service.baseUrl, 'POST', '/oauth/token', {
+    const a = await service.send('POST', '/oauth/token', {
       body: { client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' },
     });
     expect(a.headers.get('cache-control')).toBe('no-store');
@@ -130,7 +126,7 @@ describe('every kind of answer is hardened', () => {
   });
 
   it('answers any Origin with the wildcard, never reflecting it with credentials', async () => {
-    const a = await send(service.baseUrl, 'GET', '/v1/webhooks', { token: merchantToken, headers: { origin: 'https://evil.example' } });
+    const a = await service.send('GET', '/v1/webhooks', { token: merchantToken, headers: { origin: 'https://evil.example' } });
     expect(a.headers.get('access-control-allow-origin')).toBe('*');
     expect(a.headers.get('access-control-allow-credentials')).toBeNull();
   });
@@ -176,7 +172,7 @@ describe('nothing but documented operations answer, and every miss is a JSON 404
   ];
   it.each(prefixes)('%s/unknown with every method', async (prefix) => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-      const a = await send(service.baseUrl, method, `${prefix}/unknown`, {
+      const a = await service.send(method, `${prefix}/unknown`, {
         token: merchantToken,
         ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
       });
@@ -197,7 +193,7 @@ describe('nothing but documented operations answer, and every miss is a JSON 404
       '/server/config.ts',
       '/data/payouts.sqlite',
     ]) {
-      const a = await send(service.baseUrl, 'GET', path);
+      const a = await service.send('GET', path);
       expect(a.status, path).toBe(404);
       expect(a.text).not.toContain('"dependencies"');
     }
@@ -206,10 +202,10 @@ describe('nothing but documented operations answer, and every miss is a JSON 404
 
 describe('request tricks get nowhere', () => {
   it('does not take method-override headers', async () => {
-    const created = await send(service.baseUrl, 'POST', '/v1/webhooks', { token: merchantToken, body: { url: 'http://127.0.0.1:9/kept' } });
+    const created = await service.send('POST', '/v1/webhooks', { token: merchantToken, body: { url: 'http://127.0.0.1:9/kept' } });
     expect(created.status).toBe(201);
     for (const header of ['x-http-method-override', 'x-http-method', 'x-method-override']) {
-      const a = await send(service.baseUrl, 'POST', '/v1/webhooks', {
+      const a = await service.send('POST', '/v1/webhooks', {
         token: merchantToken,
         query: { id: created.body.id },
         headers: { [header]: 'DELETE' },
@@ -217,13 +213,13 @@ describe('request tricks get nowhere', () => {
       });
       expect(a.status, header).toBe(400);
     }
-    const list = await send(service.baseUrl, 'GET', '/v1/webhooks', { token: merchantToken });
+    const list = await service.send('GET', '/v1/webhooks', { token: merchantToken });
     expect(list.body.map((w: { id: string }) => w.id)).toContain(created.body.id);
   });
 
   it('does not echo a malformed request id (header injection, log forging)', async () => {
     for (const id of ['<script>alert(1)</script>', 'a'.repeat(65), 'x y', 'id%0d%0aSet-Cookie:%20a=b']) {
-      const a = await send(service.baseUrl, 'GET', '/health', { headers: { 'x-request-id': id } });
+      const a = await service.send('GET', '/health', { headers: { 'x-request-id': id } });
       expect(a.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
       expect(a.headers.get('set-cookie')).toBeNull();
     }

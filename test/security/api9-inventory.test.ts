@@ -5,28 +5,26 @@
 // variables; every webhook the dispatcher can send is documented; and no other version, prefix or group
 // of a documented path answers: /v0, /v2, /v3, /beta, /internal, /test and the other groups' prefixes all
 // get a 404 problem, with any caller.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
 import { groupMounts } from '../../server/groups/registry.js';
 import { allEvents } from '../../server/webhooks/webhook-registrations.js';
 import { bundles, operationsOf } from '../support/contract.js';
-import { startService, type RunningService } from '../support/service.js';
 import { basePaths, distinctOperations } from '../support/operations.js';
-import { fill, problemType, send } from '../support/requests.js';
+import { fill, problemType } from '../support/requests.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let tokens: { merchant: string; partner: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
   tokens = {
-    merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-    partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+    merchant: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
+    partner: await service.token({ kind: 'partner', partnerId: p.partnerId }),
   };
 });
-afterAll(() => service.stop());
 
 describe('what the server mounts is what the documents list', () => {
   it('mounts one group per document, each with a handler for exactly its documented operations', () => {
@@ -95,7 +93,7 @@ describe('no other version or prefix of a documented operation answers', () => {
       // exists, so the answer is 405, still never a handler's.
       const pathExists = distinctOperations.some((d) => new RegExp(`^${d.url.replace(/\{[^}]+\}/g, '[^/]+')}$`, 'i').test(fill(url)));
       for (const token of [tokens.merchant, tokens.partner, undefined]) {
-        const r = await send(service.baseUrl, o.method.toUpperCase(), fill(url), {
+        const r = await service.send(o.method.toUpperCase(), fill(url), {
           ...(token ? { token } : {}),
           ...(o.bodySchema ? { body: {} } : {}),
         });
@@ -108,7 +106,7 @@ describe('no other version or prefix of a documented operation answers', () => {
   it('serves the documented operations themselves (the control)', async () => {
     for (const o of distinctOperations) {
       const token = o.caller === 'none' ? undefined : tokens[o.caller];
-      const r = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), {
+      const r = await service.send(o.method.toUpperCase(), fill(o.url), {
         ...(token ? { token } : {}),
         ...(o.bodySchema ? { body: {} } : {}),
       });

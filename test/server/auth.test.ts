@@ -2,24 +2,23 @@
 // that reveal nothing, the failed-attempt limit, and every kind of bad token answered 401 with a challenge.
 // The service's clock is injected, so that a token expires without waiting for it.
 import { SignJWT, generateKeyPair } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { startService, type RunningService } from '../support/service.js';
+import { startService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
 /** A response body, for asserting on. */
 const json = async (r: Response): Promise<Record<string, any>> => (await r.json()) as Record<string, any>;
 
-let service: RunningService;
-let merchant: { merchantId: number; clientId: string; clientSecret: string };
 let offset = 0;
 const now = () => Date.now() + offset;
+const service = useService(':memory:', {}, { now });
+let merchant: { merchantId: number; clientId: string; clientSecret: string };
 
 beforeAll(async () => {
-  service = await startService(':memory:', {}, { now });
   merchant = await service.services.credentials.createMerchant('Acme');
 });
-afterAll(() => service.stop());
 
 const tokenRequest = (body: Record<string, string>, form = false) =>
   fetch(`${service.baseUrl}/oauth/token`, {

@@ -2,11 +2,11 @@
 // §11.1) and may be followed by several spaces (RFC 6750 §2.1); no token answers a challenge without an error
 // code, and a token that cannot be used (malformed, expired, revoked by a secret rotation) answers a detail
 // saying so and `error="invalid_token"` (RFC 6750 §3). The token clock is the service's injectable one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearerCredentialOf } from '../../server/auth/bearer-header.js';
 import { tokenLifetimeSeconds } from '../../server/auth/token-issuer.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const json = { 'content-type': 'application/json' };
 const unauthorized = 'https://payouts.example/problems/unauthorized';
@@ -42,21 +42,13 @@ describe('bearerCredentialOf', () => {
 });
 
 describe.each(stores)('the Authorization header on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { workers: false, now: () => Date.now() + offset });
   let offset = 0;
   let clients: Record<'merchant' | 'partner', { clientId: string; clientSecret: string }>;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false, now: () => Date.now() + offset });
     const { credentials } = service.services;
     clients = { merchant: await credentials.createMerchant('Acme'), partner: await credentials.createPartner('Partner') };
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   const tokenFor = async (caller: 'merchant' | 'partner'): Promise<string> => {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/banking/schema.js';
-import { startService, type RunningService } from '../support/service.js';
 import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 type TransferStatus = components['schemas']['TransferStatus'];
 
@@ -34,8 +34,7 @@ function seeded(seed: number): () => number {
 }
 
 describe.each(stores)('banking ledger on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind);
   let acme: BankingClient;
 
   const db = () => service.services.store.db;
@@ -120,16 +119,11 @@ describe.each(stores)('banking ledger on $name', (kind) => {
   };
 
   beforeAll(async () => {
-    const store = await kind.fresh();
-    drop = store.drop;
-    service = await startService(store.url);
     const c = await service.services.credentials.createMerchant('Acme');
     acme = createBankingClient({ baseUrl: service.baseUrl, credentials: { clientId: c.clientId, clientSecret: c.clientSecret } });
   });
   afterAll(async () => {
     await checkInvariants();
-    await service.stop();
-    await drop();
   });
 
   it('conserves money over 240 random transfers between five accounts, each outcome as an independent model predicts', async () => {

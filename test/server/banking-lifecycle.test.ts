@@ -10,9 +10,10 @@ import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { Store } from '../../server/store/database.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
+import { startService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 const usAddress = { line1: '350 Fifth Avenue', line2: null, city: 'New York', state: 'NY', postalCode: '10118', countryCode: 'US' };
 let taxIds = 0;
@@ -44,26 +45,20 @@ async function ledgerHolds(store: Store): Promise<void> {
 }
 
 describe.each(stores)('money followed through group D on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // Paced like a bank (a step every 300 ms), so a transfer can be read while it is still pending.
+  const service = useService(kind, { sandboxStepMs: 300 });
   let receiver: WebhookReceiver;
   let m: TestMerchant;
   let bank: BankingClient;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // Paced like a bank (a step every 300 ms), so a transfer can be read while it is still pending.
-    service = await startService(db.url, { sandboxStepMs: 300 });
     receiver = await startReceiver();
     m = await newMerchant(service);
     bank = createBankingClient({ baseUrl: service.baseUrl, credentials: { clientId: m.clientId, clientSecret: m.clientSecret } });
     await unwrap(m.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/bank` } }));
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const business = async (taxLast4 = '4567') => {

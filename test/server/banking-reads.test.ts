@@ -3,7 +3,7 @@
 // first, and filter; bad filters and cursors are 400 naming the parameter; another merchant's records are 404; an
 // account's ledger entries (its statement) add up to its balance; and the full account number leaves only through
 // getAccountNumbers, whose reads are logged without it. Nothing is mocked.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import {
   eachAccountLedgerEntry,
@@ -14,9 +14,9 @@ import {
 } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/banking/schema.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { operationsOf } from '../support/contract.js';
+import { useService } from '../support/use-service.js';
 
 type Schemas = components['schemas'];
 type Transfer = Schemas['Transfer'];
@@ -58,8 +58,7 @@ function atCreation(t: Transfer) {
 }
 
 describe.each(stores)('banking reads on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { logLevel: 'info' });
   let acme: BankingClient;
   let other: BankingClient;
   /** A bearer token of acme's, for requests the typed client cannot send (invalid queries). */
@@ -81,8 +80,7 @@ describe.each(stores)('banking reads on $name', (kind) => {
 
   const client = async (name: string, record = false) => {
     const c = await service.services.credentials.createMerchant(name);
-    if (record)
-      acmeToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: c.merchantId, clientId: c.clientId })).access_token;
+    if (record) acmeToken = await service.token({ kind: 'merchant', merchantId: c.merchantId, clientId: c.clientId });
     const recording = async (request: Request) => {
       const response = await fetch(request);
       answered.push({
@@ -116,9 +114,6 @@ describe.each(stores)('banking reads on $name', (kind) => {
     });
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { logLevel: 'info' });
     acme = await client('Acme', true);
     other = await client('Other');
     await unwrap(other.POST('/finance/api/v1/business', { body: businessBody('Other Holdings LLC') }));
@@ -229,10 +224,6 @@ describe.each(stores)('banking reads on $name', (kind) => {
     await settled(op);
     await settled(w.reserve.id);
   }, 60_000);
-  afterAll(async () => {
-    await service.stop();
-    await drop();
-  });
 
   it('sends, on every create, a Location whose read answers the created record (the contract documents it on every 201)', async () => {
     for (const { path, op } of operationsOf('banking').filter((o) => o.op.responses['201']))

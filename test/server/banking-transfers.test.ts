@@ -3,14 +3,14 @@
 // and balances, the funding-account sweep, and each documented refusal. An ACH or wire transfer is answered
 // `pending` with its funds held, then read back through getTransfer once the sandbox has taken it to its end.
 // Nothing is mocked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { convertToUsd, fxRates } from '../../server/banking/fx-rates.js';
 import { currencyExponents } from '../../server/money/currencies.js';
-import { startService, type RunningService } from '../support/service.js';
 import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 import type { components } from '../../generated/banking/schema.js';
 
 type BankingSchemas = components['schemas'];
@@ -39,8 +39,7 @@ interface World {
 }
 
 describe.each(stores)('banking transfers on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind);
   let acme: BankingClient;
   let other: BankingClient;
 
@@ -155,15 +154,8 @@ describe.each(stores)('banking transfers on $name', (kind) => {
     });
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url);
     acme = await client('Acme');
     other = await client('Other');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   describe('ACH pull', () => {

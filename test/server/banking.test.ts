@@ -3,12 +3,12 @@
 // rule and documented error of each operation, ownership across merchants and the refusal of partner tokens.
 // Money movement has its own suites (banking-transfers, banking-ledger); idempotency is in idempotency.test.ts.
 import type { components } from '../../generated/banking/schema.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { bankingHandlers } from '../../server/groups/banking/handlers.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const problems = 'https://payouts.example/problems/';
 
@@ -98,8 +98,7 @@ const internationalWireCounterparty = (businessId: number, accountNumber = 'DE89
 });
 
 describe.each(stores)('banking API on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind);
   let acme: BankingClient;
   let other: BankingClient;
   let credentials: { clientId: string; clientSecret: string };
@@ -123,17 +122,10 @@ describe.each(stores)('banking API on $name', (kind) => {
     service.services.store.db.updateTable('banking_businesses').set({ status }).where('id', '=', id).execute();
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url);
     const first = await bankingClient('Acme');
     acme = first.client;
     credentials = first.credentials;
     other = (await bankingClient('Other')).client;
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   describe('tokens and callers', () => {

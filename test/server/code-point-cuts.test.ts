@@ -4,13 +4,12 @@
 // kept U+FFFD. Each server-side cut of client text is driven here through real HTTP on both stores with an
 // astral character straddling it, and read back whole.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../server/store/database.js';
 import { cutToCodePoints, isWellFormed } from '../../server/text/code-points.js';
-import { send } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 const emoji = '😀'; // U+1F600: two UTF-16 units
 const codePoints = (text: string) => [...text].length;
@@ -57,24 +56,16 @@ const addresses = [
 ];
 
 describe.each(stores)('cuts on $name', (kind) => {
-  let dropStore: () => Promise<void>;
-  let service: RunningService;
+  const service = useService(kind, {}, { resolve: loopbackResolver });
   let tenant: Tenant;
   let made = 0;
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
-    dropStore = fresh.drop;
-    service = await startService(fresh.url, {}, { resolve: loopbackResolver });
     tenant = await newTenant(service, 'Cuts');
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await dropStore?.();
   });
 
   const merchant = (method: string, path: string, body?: unknown) =>
-    send(service.baseUrl, method, path, { token: tenant.merchantToken, ...(body === undefined ? {} : { body }) });
+    service.send(method, path, { token: tenant.merchantToken, ...(body === undefined ? {} : { body }) });
 
   it.each(legalNames.map((name) => [codePoints(name), name]))(
     'a %i-character legal name names its default account whole',
@@ -114,7 +105,7 @@ describe.each(stores)('cuts on $name', (kind) => {
   it.each(addresses.map((a) => [codePoints(a.line1), codePoints(a.line2), a]))(
     'a recipient address of %i + %i characters is the payee address line whole',
     async (_, __, lines) => {
-      const created = await send(service.baseUrl, 'POST', '/finance/v1/recipient-ach', {
+      const created = await service.send('POST', '/finance/v1/recipient-ach', {
         token: tenant.partnerToken,
         body: {
           email: 'recipient@example.com',
@@ -145,7 +136,7 @@ describe.each(stores)('cuts on $name', (kind) => {
 
   it('refuses client text holding a lone surrogate with a 400 naming the field, writing nothing', async () => {
     const before = await merchant('GET', `/finance/api/v1/business/${tenant.ids.business}/accounts`);
-    const refused = await send(service.baseUrl, 'POST', `/finance/api/v1/account/${tenant.ids.business}`, {
+    const refused = await service.send('POST', `/finance/api/v1/account/${tenant.ids.business}`, {
       token: tenant.merchantToken,
       raw: '{"accountName":"Operating \\ud83d"}',
     });

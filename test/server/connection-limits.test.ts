@@ -4,11 +4,11 @@
 // held such a connection about 330 s); a connection over the cap is closed as it is accepted, and service
 // resumes once the others close.
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { answerOf, exchange, open, type RawAnswer } from '../support/raw-http.js';
 import { problemType } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
 /** Writes one byte every `everyMs` until the socket closes: a client that is never quite idle. */
 function dribble(socket: Socket, text: string, everyMs: number): void {
@@ -21,13 +21,11 @@ function dribble(socket: Socket, text: string, everyMs: number): void {
 }
 
 describe('requests that do not arrive in time', () => {
-  let service: RunningService;
+  const service = useService(':memory:', { requestTimeoutMs: 500, headersTimeoutMs: 300 }, { workers: false });
   let host: string;
   beforeAll(async () => {
-    service = await startService(':memory:', { requestTimeoutMs: 500, headersTimeoutMs: 300 }, { workers: false });
     host = new URL(service.baseUrl).host;
   });
-  afterAll(() => service.stop());
 
   const expectTimedOut = (a: RawAnswer) => {
     expect(a.status, a.text).toBe(408);
@@ -75,14 +73,12 @@ describe('requests that do not arrive in time', () => {
 
 describe('MAX_CONNECTIONS', () => {
   const cap = 3;
-  let service: RunningService;
+  // Idle connections are kept long enough that none of the held ones is closed under the test's feet.
+  const service = useService(':memory:', { maxConnections: cap, keepAliveTimeoutMs: 120_000 }, { workers: false });
   let host: string;
   beforeAll(async () => {
-    // Idle connections are kept long enough that none of the held ones is closed under the test's feet.
-    service = await startService(':memory:', { maxConnections: cap, keepAliveTimeoutMs: 120_000 }, { workers: false });
     host = new URL(service.baseUrl).host;
   });
-  afterAll(() => service.stop());
 
   const health = (connection: 'keep-alive' | 'close') => `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: ${connection}\r\n\r\n`;
 

@@ -4,13 +4,13 @@
 // the server goes through createWithinLimit (server/store/count-limit.ts) and is listed here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { maxAccountsPerPayee } from '../../server/payees/payee-accounts.js';
 import { maxWebhooksPerMerchant } from '../../server/webhooks/webhook-registrations.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 interface Answer {
   response: Response;
@@ -51,18 +51,7 @@ const limited: LimitedCreate[] = [
 const concurrent = 40;
 
 describe.each(stores)('count limits under concurrency on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false });
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
-  });
+  const service = useService(kind, {}, { workers: false });
 
   it.each(limited.map((l) => [l.operation, l] as const))(`%s: ${concurrent} concurrent creates store exactly the limit`, async (_, l) => {
     const m = await newMerchant(service, `Racer ${l.operation}`);

@@ -1,15 +1,16 @@
 // Group E over real HTTP with the generated client, on each store: counterparties with ACH or wire
 // details (masked in responses) and a business of their merchant, payment requests shared with group C, and
 // the payment history search with every filter of the seed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient } from '../../client/create-clients.js';
 import { eachCounterparty, eachTransaction } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components, operations } from '../../generated/counterparty/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
-import { startService, type RunningService } from '../support/service.js';
+import type { RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 type S = components['schemas'];
 type Search = S['TransactionSearchRequest'];
@@ -34,8 +35,7 @@ async function businessOf(service: RunningService, m: TestMerchant, taxId: strin
 }
 
 describe.each(stores)('counterparty API on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let acme: TestMerchant;
   let outsider: TestMerchant;
   let partner: TestPartner;
@@ -45,18 +45,11 @@ describe.each(stores)('counterparty API on $name', (kind) => {
   const made: number[] = [];
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     acme = await newMerchant(service, 'Acme');
     outsider = await newMerchant(service, 'Outsider');
     partner = await newPartner(service, [acme.merchantId]);
     await newPartner(service, [outsider.merchantId], 'Rival');
     acmeBusiness = await businessOf(service, acme, '91-1234567');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   it('registers an ACH counterparty, echoing it with numbers masked', async () => {

@@ -3,14 +3,14 @@
 // `Date.parse` read as NaN: PostgreSQL answered 500 and SQLite matched nothing and skipped the "end before start"
 // check. The table below is every format: date-time query parameter and top-level body field of every operation,
 // read from the bundled documents, so a new date-time filter is covered without touching this file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseTimestamp } from '../../server/store/timestamps.js';
 import { bundles, resolve } from '../support/contract.js';
 import { distinctOperations, type ServedOperation } from '../support/operations.js';
-import { fill, problemType, send } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { fill, problemType } from '../support/requests.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 interface DateTimeField {
   name: string;
@@ -84,19 +84,11 @@ describe('the date-time parser', () => {
 });
 
 describe.each(stores)('date-time filters on $name', (kind) => {
-  let dropStore: () => Promise<void>;
-  let service: RunningService;
+  const service = useService(kind, {}, { resolve: loopbackResolver, workers: false }); // Nothing moves between two reads compared
   let tenant: Tenant;
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
-    dropStore = fresh.drop;
-    service = await startService(fresh.url, {}, { resolve: loopbackResolver, workers: false }); // Nothing moves between two reads compared
     tenant = await newTenant(service, 'Leap');
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await dropStore?.();
   });
 
   const call = (o: ServedOperation, values: Record<string, string>) => {
@@ -106,7 +98,7 @@ describe.each(stores)('date-time filters on $name', (kind) => {
     const fields = dateTimeFields(o);
     const query = Object.fromEntries(Object.entries(values).filter(([n]) => fields.some((f) => f.name === n && inQuery(f))));
     const body = Object.fromEntries(Object.entries(values).filter(([n]) => fields.some((f) => f.name === n && !inQuery(f))));
-    return send(service.baseUrl, o.method.toUpperCase(), path, { token, query, ...(o.bodySchema ? { body } : {}) });
+    return service.send(o.method.toUpperCase(), path, { token, query, ...(o.bodySchema ? { body } : {}) });
   };
   // A balance's `asOf` is the time of the read, not of the records.
   const stable = (body: unknown) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'asOf' ? undefined : value)));

@@ -8,10 +8,10 @@ import { verifyWebhook, WebhookVerificationError } from '../../client/webhook-si
 import { eventRetentionMs } from '../../server/events/events.js';
 import { newEventId } from '../../server/ids/identifiers.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type Delivery, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 const eventIdPattern = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 const problem = (kind: string) => `https://payouts.example/problems/${kind}`;
@@ -29,8 +29,7 @@ const headersOf = (d: Delivery) => ({
 });
 
 describe.each(stores)('events and webhook management on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
 
   /** Waits until the payouts are final and every one of their events is dispatched and answered. */
@@ -38,15 +37,10 @@ describe.each(stores)('events and webhook management on $name', (kind) => {
     expect.poll(() => unsettled(service.services.store, { payouts }), { timeout: 10_000, interval: 20 }).toEqual([]);
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   it('a receiver that was down recovers every event of the payout from listEvents, with the ids its deliveries carried', async () => {
@@ -139,7 +133,7 @@ describe.each(stores)('events and webhook management on $name', (kind) => {
     // Repeated in the raw query string as a browser or curl sends it.
     const raw = await fetch(`${service.baseUrl}/v1/events?Type=payout.failed&Type=payout.created`, {
       headers: {
-        authorization: `Bearer ${(await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token}`,
+        authorization: `Bearer ${await service.token({ kind: 'merchant', merchantId: m.merchantId })}`,
       },
     });
     expect(((await raw.json()) as { data: { type: string }[] }).data.map((e) => e.type).sort()).toEqual([

@@ -15,8 +15,8 @@ import { openStore, type Store } from '../../server/store/database.js';
 import { inGroupCommit } from '../../server/store/group-commit.js';
 import type { Database } from '../../server/store/schema.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 type Trx = Transaction<Database>;
 
@@ -316,26 +316,18 @@ interface Answer {
 }
 
 describe.each(stores)('concurrent creates through HTTP on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // Payouts stay `created` while the test looks: no step of the sandbox in its time, so no event but the first.
+  const service = useService(kind, { sandboxStepMs: 3_600_000 });
   let m: TestMerchant;
   let payeeId: number;
   let accountId: string;
   const db = () => service.services.store.db;
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
-    drop = fresh.drop;
-    // Payouts stay `created` while the test looks: no step of the sandbox in its time, so no event but the first.
-    service = await startService(fresh.url, { sandboxStepMs: 3_600_000 });
     m = await newMerchant(service, 'Batch');
     const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
     const account = await unwrap(m.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount() }));
     [payeeId, accountId] = [payee.id, account.PayeeAccountId];
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await drop?.();
   });
 
   async function count(table: 'payouts' | 'events'): Promise<number> {

@@ -1,22 +1,20 @@
 // What every response of the service shares: problem+json for every failure (never HTML, never a stack
 // trace), the common headers, the body limit, the rate limit, caller kinds per group, and health.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useService } from '../support/use-service.js';
 
 /** A response body, for asserting on. */
 const json = async (r: Response): Promise<Record<string, any>> => (await r.json()) as Record<string, any>;
 
-let service: RunningService;
+const service = useService(':memory:', { rateLimitPerMinute: 30 });
 let merchantToken: string;
 let partnerToken: string;
 beforeAll(async () => {
-  service = await startService(':memory:', { rateLimitPerMinute: 30 });
   const m = await service.services.credentials.createMerchant('Acme');
   const p = await service.services.credentials.createPartner('Partner');
-  merchantToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-  partnerToken = (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token;
+  merchantToken = await service.token({ kind: 'merchant', merchantId: m.merchantId });
+  partnerToken = await service.token({ kind: 'partner', partnerId: p.partnerId });
 });
-afterAll(() => service.stop());
 
 const get = (path: string, token?: string, init: RequestInit = {}) =>
   fetch(`${service.baseUrl}${path}`, {
@@ -96,7 +94,7 @@ describe('the HTTP surface', () => {
   });
 
   it("limits bursts per caller: 429 with Retry-After once the minute's budget is spent", async () => {
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: 77 })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: 77 });
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 35; i++) {

@@ -10,14 +10,14 @@
 // Then the edges: a replayed webhook secret after rotation and deletion, a key's lifetime, both keys on one
 // payment request, payments made before migration 0006.
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyLifetimeMs } from '../../server/store/idempotency.js';
 import { migration as partnerPaymentKeys } from '../../server/store/migrations/0006_partner_payment_keys.js';
 import { bundles, resolve } from '../support/contract.js';
 import { declaredProperties, distinctOperations, requestExamples } from '../support/operations.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const problems = 'https://payouts.example/problems/';
 // Enough to race on one key; modest, so the fast tier stays fast on two cores.
@@ -456,8 +456,8 @@ describe('the idempotency table', () => {
 });
 
 describe.each(stores)('one idempotency mechanism on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // Payments stay `created` (no sandbox steps in a test's time), so a replay's current state is the original.
+  const service = useService(kind, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
   let t: Tenant;
   let other: Tenant;
   let made = 0;
@@ -476,16 +476,8 @@ describe.each(stores)('one idempotency mechanism on $name', (kind) => {
   }
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
-    drop = fresh.drop;
-    // Payments stay `created` (no sandbox steps in a test's time), so a replay's current state is the original.
-    service = await startService(fresh.url, { sandboxStepMs: 3_600_000 }, { resolve: loopbackResolver });
     t = await newTenant(service, 'Keyholder');
     other = await newTenant(service, 'Neighbour');
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await drop?.();
   });
 
   describe.each(cases)('$name', (c) => {

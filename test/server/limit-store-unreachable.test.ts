@@ -2,28 +2,17 @@
 // the per-caller rate limit fails open to this instance's own memory (the same budget, its headers as always), the
 // failed token request limits fail closed (429 with a short Retry-After: no token is issued on an unknown count),
 // a warning says so, and the password never reaches a log line.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uncheckedRetryAfterSeconds } from '../../server/auth/failed-attempts.js';
 import { loadConfig } from '../../server/config.js';
-import { startService, type RunningService } from '../support/service.js';
 import { requestFrom } from '../support/source-address.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const password = 'never-logged-s3cret';
 
 describe('limits whose store cannot be reached', () => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const db = await stores[0]!.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { rateLimitPerMinute: 3, redisUrl: `redis://:${password}@127.0.0.1:1/0` }, { workers: false });
-  }, 20_000);
-  afterAll(async () => {
-    await service.stop();
-    await drop();
-  });
+  const service = useService(stores[0]!, { rateLimitPerMinute: 3, redisUrl: `redis://:${password}@127.0.0.1:1/0` }, { workers: false });
 
   it('keep the rate limit in this instance: the budget and its headers hold', async () => {
     const answers = [];

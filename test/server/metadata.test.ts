@@ -3,13 +3,13 @@
 // every event of the object; none sent reads as `{}`; the bounds (50 keys, 40-character keys, 500-character values)
 // are 400s naming the key with nothing written; it is part of an idempotent create's fingerprint. Payouts also
 // filter their list by one metadata pair and by creation time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rowCounts } from '../support/row-counts.js';
-import { problemType, send, type Answer } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { problemType, type Answer } from '../support/requests.js';
 import { individual } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 type Metadata = Record<string, unknown>;
 
@@ -30,24 +30,16 @@ const atBounds: Metadata = {
 };
 
 describe.each(stores)('metadata on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 60_000 }, { resolve: loopbackResolver });
   let tenant: Tenant;
   const call = (
     method: string,
     path: string,
     extra: { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {},
-  ) => send(service.baseUrl, method, path, { token: tenant.merchantToken, ...extra });
+  ) => service.send(method, path, { token: tenant.merchantToken, ...extra });
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 60_000 }, { resolve: loopbackResolver });
     tenant = await newTenant(service, 'Meta');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   /** Rows of every table but the delivery log, which the dispatcher writes in the background for earlier events. */
@@ -229,7 +221,7 @@ describe.each(stores)('metadata on $name', (kind) => {
 
   describe('payment requests', () => {
     const create = (metadata?: Metadata, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
-      send(service.baseUrl, 'POST', '/finance/v1/payment_request', {
+      service.send('POST', '/finance/v1/payment_request', {
         token: tenant.partnerToken,
         headers,
         body: {
@@ -243,8 +235,7 @@ describe.each(stores)('metadata on $name', (kind) => {
           ...(metadata === undefined ? {} : { metadata }),
         },
       });
-    const read = (paymentId: number) =>
-      send(service.baseUrl, 'GET', `/finance/v1/payment_request/${paymentId}`, { token: tenant.partnerToken });
+    const read = (paymentId: number) => service.send('GET', `/finance/v1/payment_request/${paymentId}`, { token: tenant.partnerToken });
     const eventsFor = async (paymentId: number) =>
       (await eventsOf({ Type: 'payment.created' })).filter((e) => e.payment.paymentId === paymentId);
 
@@ -256,13 +247,13 @@ describe.each(stores)('metadata on $name', (kind) => {
       const id = created.body.paymentId;
       expect((await read(id)).body.metadata).toEqual(metadata);
       expect((await eventsFor(id)).map((e) => e.payment.metadata)).toEqual([metadata]);
-      const search = await send(service.baseUrl, 'POST', '/finance/v1/partner/search_transactions', {
+      const search = await service.send('POST', '/finance/v1/partner/search_transactions', {
         token: tenant.partnerToken,
         body: { pageSize: 100 },
       });
       expect(search.status, search.text).toBe(200);
       expect(search.body.data.find((t: { paymentId: number }) => t.paymentId === id).metadata).toEqual(metadata);
-      const cancelled = await send(service.baseUrl, 'POST', `/finance/v1/payment_request/${id}/cancel`, { token: tenant.partnerToken });
+      const cancelled = await service.send('POST', `/finance/v1/payment_request/${id}/cancel`, { token: tenant.partnerToken });
       expect(cancelled.status, cancelled.text).toBe(200);
       expect(cancelled.body.metadata).toEqual(metadata);
       const none = await create();

@@ -16,9 +16,10 @@ import { requestId } from '../../server/http/request-id.js';
 import type { RequestContext } from '../../server/auth/principal.js';
 import { contextOf } from '../../server/http/request-context.js';
 import { individual } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
+import { startService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let server: ReturnType<express.Express['listen']>;
 let baseUrl: string;
 let token: string;
@@ -26,9 +27,8 @@ const logged: string[] = [];
 const violations: ContractViolation[] = [];
 
 beforeAll(async () => {
-  service = await startService(':memory:');
   const m = await service.services.credentials.createMerchant('Acme');
-  token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+  token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
   const handlers = platformHandlers(service.services) as unknown as Record<string, OperationHandler<never, RequestContext>>;
   // A handler that answers a body the contract does not allow.
   handlers.listPayouts = (async () => ({
@@ -60,7 +60,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   server.close();
-  await service.stop();
 });
 
 describe('a single group on its own port', () => {

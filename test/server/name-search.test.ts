@@ -1,13 +1,13 @@
 // Name searches ignore case in every script, the same on both stores (server/store/case-folding.ts): SQLite's
 // own lower() folds ASCII only, so "élodie" never found "ÉLODIE" there. Driven through the real search
 // operations: listPayees (groups A and B, `name`) and listRecipients (group C, `SearchText`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { foldCase } from '../../server/store/case-folding.js';
 import { individual } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 // Each search, and the names it must find (and no other) among those stored.
 const stored = ['ÉLODIE Dupont', 'élodie Durand', 'ΣΩΚΡΑΤΗΣ Ltd', 'Дмитрий Иванов', 'STRAßE Bau', 'Ǆemal Ǉubić', 'ÖZGÜR Çelik'];
@@ -40,16 +40,12 @@ describe('foldCase', () => {
 });
 
 describe.each(stores)('name search on $name', (kind) => {
-  let dropStore: () => Promise<void>;
-  let service: RunningService;
+  const service = useService(kind, {}, { resolve: loopbackResolver });
   let tenant: Tenant;
   const payeeIds = new Map<string, number>();
   const recipientIds = new Map<string, number>();
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
-    dropStore = fresh.drop;
-    service = await startService(fresh.url, {}, { resolve: loopbackResolver });
     tenant = await newTenant(service, 'Folding');
     for (const name of stored) {
       const payee = await unwrap(tenant.a.POST('/v1/payees', { body: { ...individual, name } }));
@@ -67,10 +63,6 @@ describe.each(stores)('name search on $name', (kind) => {
       );
       recipientIds.set(name, recipient.id);
     }
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await dropStore?.();
   });
 
   it.each(searches)('listPayees (A and B) finds %j in %j', async (search, finds) => {

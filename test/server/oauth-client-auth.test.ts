@@ -3,9 +3,9 @@
 // failures in RFC 6749 §5.2's form (error, error_description; application/json when the client asks only for it).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const run = promisify(execFile);
 type Body = Record<string, any>;
@@ -15,19 +15,11 @@ const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 describe.each(stores)('OAuth client authentication on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { workers: false });
   let merchant: { merchantId: number; clientId: string; clientSecret: string };
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false });
     merchant = await service.services.credentials.createMerchant('Acme');
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await drop?.();
   });
 
   const token = (headers: Record<string, string>, body: string) =>

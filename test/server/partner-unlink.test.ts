@@ -2,12 +2,12 @@
 // each store: every partner operation of groups C and E on that merchant's resources, which a linked partner reaches,
 // answers 404 once the link is gone, exactly as for a merchant never linked; the list of linked merchants drops it.
 // The table covers every partner operation the documents list, so a new one must say how it is reached.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
-import { fill, send } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { fill } from '../support/requests.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 interface Call {
   path?: Record<string, string | number>;
@@ -69,24 +69,16 @@ function bodyOf(o: ServedOperation, t: Tenant, call: Call): Record<string, unkno
 }
 
 describe.each(stores)('unlinking a partner from a merchant on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { resolve: loopbackResolver, workers: false });
   let tenant: Tenant;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { resolve: loopbackResolver, workers: false });
     tenant = await newTenant(service, 'Unlinked');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   const request = (o: ServedOperation) => {
     const call = onTheMerchant[o.operationId]!(tenant);
-    return send(service.baseUrl, o.method.toUpperCase(), fill(o.url, call.path), {
+    return service.send(o.method.toUpperCase(), fill(o.url, call.path), {
       token: tenant.partnerToken,
       query: call.query,
       body: bodyOf(o, tenant, call),
@@ -105,7 +97,7 @@ describe.each(stores)('unlinking a partner from a merchant on $name', (kind) => 
       expect(answer.status, `${o.operationId} while linked: ${answer.text}`).not.toBe(404);
       expect(answer.status, `${o.operationId} while linked: ${answer.text}`).toBeLessThan(500);
     }
-    const list = () => send(service.baseUrl, 'GET', '/finance/v1/partner/list', { token: tenant.partnerToken });
+    const list = () => service.send('GET', '/finance/v1/partner/list', { token: tenant.partnerToken });
     expect((await list()).body.data.map((m: { merchantId: number }) => m.merchantId)).toEqual([tenant.merchantId]);
 
     expect(await service.services.credentials.unlink(tenant.partnerId, tenant.merchantId)).toBe('unlinked');

@@ -2,15 +2,15 @@
 // ways, merchant list, ACH and wire recipients with their rules, the recipient list's every parameter,
 // payment requests (idempotency under concurrency, the seed's rules) moving through states, and the
 // partner transaction search.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPartnerClient } from '../../client/create-clients.js';
 import { eachPartnerTransaction, eachRecipient } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components, operations } from '../../generated/partner/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 type S = components['schemas'];
 type RecipientQuery = NonNullable<operations['listRecipients']['parameters']['query']>;
@@ -33,8 +33,7 @@ function waitForStatus(p: TestPartner, paymentId: number, status: string) {
 }
 
 describe.each(stores)('partner API on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let acme: TestMerchant;
   let globex: TestMerchant;
   let outsider: TestMerchant;
@@ -42,18 +41,11 @@ describe.each(stores)('partner API on $name', (kind) => {
   let rival: TestPartner;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     acme = await newMerchant(service, 'Acme');
     globex = await newMerchant(service, 'Globex');
     outsider = await newMerchant(service, 'Outsider');
     partner = await newPartner(service, [acme.merchantId, globex.merchantId], 'Partner');
     rival = await newPartner(service, [outsider.merchantId], 'Rival');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   describe('tokens and caller kinds', () => {
@@ -75,12 +67,12 @@ describe.each(stores)('partner API on $name', (kind) => {
     });
 
     it('refuses a merchant token on partner operations and a partner token on merchant operations (403)', async () => {
-      const merchantToken = (await service.services.tokens.issue({ kind: 'merchant', merchantId: acme.merchantId })).access_token;
+      const merchantToken = await service.token({ kind: 'merchant', merchantId: acme.merchantId });
       const asMerchant = createPartnerClient({ baseUrl: service.baseUrl, token: merchantToken });
       expect(
         (await asMerchant.GET('/finance/v1/partner/list', { params: { query: { partnerId: partner.partnerId } } })).response.status,
       ).toBe(403);
-      const partnerToken = (await service.services.tokens.issue({ kind: 'partner', partnerId: partner.partnerId })).access_token;
+      const partnerToken = await service.token({ kind: 'partner', partnerId: partner.partnerId });
       const r = await fetch(`${service.baseUrl}/v1/webhooks`, { headers: { authorization: `Bearer ${partnerToken}` } });
       expect(r.status).toBe(403);
     });

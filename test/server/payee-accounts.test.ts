@@ -1,27 +1,19 @@
 // Payee accounts through group A over real HTTP, on each store: the seed's account rules, masking to the
 // last 4 digits, disabling that keeps the record, and isolation between merchants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 describe.each(stores)('payee accounts on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind);
   let acme: TestMerchant;
   let payeeId: number;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url);
     acme = await newMerchant(service);
     payeeId = (await unwrap(acme.a.POST('/v1/payees', { body: individual }))).id;
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   const path = () => ({ path: { id: payeeId } });

@@ -1,28 +1,20 @@
 // Payees through groups A and B over real HTTP, on each store: creation rules, update, list filters and
 // paging, and isolation between merchants.
 import { eachPayee } from '../../client/paginate.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { address, business, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 describe.each(stores)('payees on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind);
   let acme: TestMerchant;
   let other: TestMerchant;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url);
     acme = await newMerchant(service, 'Acme');
     other = await newMerchant(service, 'Other');
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   it('creates an individual payee without phone or tax id, and returns its id', async () => {

@@ -2,20 +2,20 @@
 // engine driven by hand on the sandbox's pacing (SANDBOX_STEP_MS): a payment waits one step before processing
 // starts, and only then. Before, a cancel wins and is answered again unchanged; after, it is refused with 409 and the
 // payment goes on; when a cancel races the engine's first step, exactly one of them wins.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/partner/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { newPartner, type TestPartner } from '../support/partners.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 type S = components['schemas'];
 const stepMs = 1000;
 
 describe.each(stores)('cancelling payments on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // The engine is not started: each test decides when processing happens.
+  const service = useService(kind, { sandboxStepMs: stepMs }, { workers: false });
   let acme: TestMerchant;
   let partner: TestPartner;
   let completes: number;
@@ -28,10 +28,6 @@ describe.each(stores)('cancelling payments on $name', (kind) => {
   };
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // The engine is not started: each test decides when processing happens.
-    service = await startService(db.url, { sandboxStepMs: stepMs }, { workers: false });
     acme = await newMerchant(service, 'Acme');
     partner = await newPartner(service, [acme.merchantId]);
     const recipient = (accountNumber: string) =>
@@ -48,10 +44,6 @@ describe.each(stores)('cancelling payments on $name', (kind) => {
       );
     completes = (await recipient('000123456789')).id;
     failsAtSent = (await recipient('000111110004')).id;
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   const pay = (payeeId = completes) =>

@@ -8,24 +8,21 @@ import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/partner/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
-import { startService, type RunningService } from '../support/service.js';
+import { startService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 type S = components['schemas'];
 
 describe.each(stores)('payment events and returns on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
   let acme: TestMerchant;
   let partner: TestPartner;
   let payeeId: number;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     receiver = await startReceiver();
     acme = await newMerchant(service);
     partner = await newPartner(service, [acme.merchantId]);
@@ -48,9 +45,7 @@ describe.each(stores)('payment events and returns on $name', (kind) => {
     payeeId = recipient.id;
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const request = (amount: number): S['PaymentRequest'] => ({

@@ -9,9 +9,9 @@ import { unwrap } from '../../client/problem-error.js';
 import { receivePayoutEvent } from '../../client/webhooks.js';
 import testAccounts from '../../server/rails/sandbox-test-accounts.json' with { type: 'json' };
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 async function payeeOf(m: TestMerchant) {
   const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
@@ -22,18 +22,14 @@ async function payeeOf(m: TestMerchant) {
 const at = (reference: string) => ({ params: { path: { PayoutUniqueReference: reference } } });
 
 describe.each(stores)('payout holds and returns on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // The engine and the dispatcher run, with every step due at once: a payout not held completes within a few rounds.
+  const service = useService(kind, { sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
   let acme: TestMerchant;
   let other: TestMerchant;
   let payeeId: number;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // The engine and the dispatcher run, with every step due at once: a payout not held completes within a few rounds.
-    service = await startService(db.url, { sandboxStepMs: 0 });
     receiver = await startReceiver();
     acme = await newMerchant(service);
     other = await newMerchant(service, 'Other');
@@ -43,9 +39,7 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
     payeeId = await payeeOf(acme);
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const read = async (reference: string) => unwrap(acme.a.GET('/v1/payouts/{PayoutUniqueReference}', at(reference)));
@@ -234,17 +228,13 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
 });
 
 describe.each(stores)('failing payouts on demand on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // The engine takes one round when the test says so: a payout stays `processing` or `sent` as long as needed.
+  const service = useService(kind, { sandboxStepMs: 0 }, { workers: false });
   let receiver: WebhookReceiver;
   let acme: TestMerchant;
   let payeeId: number;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // The engine takes one round when the test says so: a payout stays `processing` or `sent` as long as needed.
-    service = await startService(db.url, { sandboxStepMs: 0 }, { workers: false });
     service.services.dispatcher.start();
     receiver = await startReceiver();
     acme = await newMerchant(service);
@@ -252,9 +242,7 @@ describe.each(stores)('failing payouts on demand on $name', (kind) => {
     payeeId = await payeeOf(acme);
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const create = () => unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 11, Currency: 'USD' } }));

@@ -7,9 +7,9 @@ import { receivePayoutEvent, type PayoutEvent } from '../../client/webhooks.js';
 import { eachPayout } from '../../client/paginate.js';
 import testAccounts from '../../server/rails/sandbox-test-accounts.json' with { type: 'json' };
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 async function payeeWithAccount(m: TestMerchant, accountNumber = '000123456789', Currency: string | null = 'USD') {
   const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
@@ -28,23 +28,17 @@ function waitForStatus(m: TestMerchant, reference: string, status: string, timeo
 }
 
 describe.each(stores)('payouts on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
   let acme: TestMerchant;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     receiver = await startReceiver();
     acme = await newMerchant(service);
     await unwrap(acme.a.POST('/v1/webhooks', { body: { url: `${receiver.url}/acme` } }));
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const eventsOf = async (reference: string, count: number): Promise<PayoutEvent[]> => {
@@ -218,25 +212,19 @@ describe.each(stores)('payouts on $name', (kind) => {
 });
 
 describe.each(stores)('cancelling payouts on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // The engine is started and stopped by hand so that each test controls when processing happens.
+  const service = useService(kind, { sandboxStepMs: 0 }, { workers: false });
   let receiver: WebhookReceiver;
   let acme: TestMerchant;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // The engine is started and stopped by hand so that each test controls when processing happens.
-    service = await startService(db.url, { sandboxStepMs: 0 }, { workers: false });
     service.services.dispatcher.start();
     receiver = await startReceiver();
     acme = await newMerchant(service);
     await unwrap(acme.a.POST('/v1/webhooks', { body: { url: receiver.url } }));
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   it('cancels a payout not yet processed, sends payout.cancelled, and answers a repeat the same', async () => {

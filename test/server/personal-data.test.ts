@@ -9,16 +9,15 @@ import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
 import { address, individual } from '../support/merchants.js';
 import { documentedRequest } from '../support/partners.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const ssn = '078-05-1120';
 const beneficiaryId = 'DE-1357-9246';
 const ein = '91-8642097';
 
 describe.each(stores)('personal data on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { workers: false });
   let merchantId: number;
   let merchantCredentials: { client_id: string; client_secret: string };
   let a: clients.MerchantClient;
@@ -35,9 +34,6 @@ describe.each(stores)('personal data on $name', (kind) => {
   };
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false });
     const merchant = await service.services.credentials.createMerchant('Acme');
     const partner = await service.services.credentials.createPartner('Partner');
     await service.services.credentials.link(partner.partnerId, merchant.merchantId);
@@ -53,8 +49,6 @@ describe.each(stores)('personal data on $name', (kind) => {
     e = clients.createCounterpartyClient(asPartner);
   });
   afterAll(async () => {
-    await service.stop();
-    await drop();
     expect(bodies.length).toBeGreaterThan(20);
     for (const value of [ssn, ssn.replace(/-/g, ''), beneficiaryId, ein, ein.replace(/-/g, '')]) {
       expect(

@@ -1,17 +1,15 @@
 // Group B's own operation, the fee preview, over real HTTP: the fee schedule's routes, exact itemised
 // amounts and a clear refusal for a route the schedule does not serve.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
-let service: RunningService;
+const service = useService(':memory:');
 let m: TestMerchant;
 beforeAll(async () => {
-  service = await startService(':memory:');
   m = await newMerchant(service);
 });
-afterAll(() => service.stop());
 
 describe('POST /payouts/api/v1/fees/calculate', () => {
   it('itemises a fixed and a percentage part (SWIFT, GBP to GB)', async () => {
@@ -70,7 +68,7 @@ describe('POST /payouts/api/v1/fees/calculate', () => {
   });
 
   it('is only under the /payouts base path', async () => {
-    const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
+    const token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
     const r = await fetch(`${service.baseUrl}/api/v1/fees/calculate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -18,6 +18,7 @@ import { type Answer, type Call, fill, problemType, send } from '../support/requ
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
+import { useService } from '../support/use-service.js';
 
 type Kind = keyof typeof problemTypes;
 
@@ -810,34 +811,31 @@ describe.each(stores)('every documented problem kind is answered, on $name', (ki
 });
 
 describe('rate-limited, on a service that allows one request a minute', () => {
-  let service: RunningService;
+  const service = useService(':memory:', { rateLimitPerMinute: 1 }, { workers: false });
   const tokens: Partial<Record<ServedOperation['caller'], string>> = {};
 
   beforeAll(async () => {
-    service = await startService(':memory:', { rateLimitPerMinute: 1 }, { workers: false });
     const m = await service.services.credentials.createMerchant('Limited');
     const p = await service.services.credentials.createPartner('Limited Partner');
-    tokens.merchant = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-    tokens.partner = (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token;
+    tokens.merchant = await service.token({ kind: 'merchant', merchantId: m.merchantId });
+    tokens.partner = await service.token({ kind: 'partner', partnerId: p.partnerId });
   });
-  afterAll(() => service.stop());
 
   const pairs = documented.filter((p) => p.kind === 'rate-limited');
   it.each(pairs.map((p) => [nameOf(p.o), p.o] as const))('%s', async (_, o) => {
     const c: Call = { token: tokens[o.caller], ...(o.op.requestBody ? { body: {} } : {}) };
     // The first request spends the caller's minute (if an earlier one has not), the second is over it.
-    await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), c);
-    const answer = await send(service.baseUrl, o.method.toUpperCase(), fill(o.url), c);
+    await service.send(o.method.toUpperCase(), fill(o.url), c);
+    const answer = await service.send(o.method.toUpperCase(), fill(o.url), c);
     expect({ status: answer.status, type: answer.body?.type }, answer.text).toEqual({ status: 429, type: problemType('rate-limited') });
   });
 });
 
 describe('internal-error, on a service whose store has lost its tables', () => {
-  let service: RunningService;
+  const service = useService(':memory:', {}, { workers: false, resolve: loopbackResolver });
   let w: World;
 
   beforeAll(async () => {
-    service = await startService(':memory:', {}, { workers: false, resolve: loopbackResolver });
     const m = await service.services.credentials.createMerchant('Broken');
     const p = await service.services.credentials.createPartner('Broken Partner');
     await service.services.credentials.link(p.partnerId, m.merchantId);
@@ -845,15 +843,14 @@ describe('internal-error, on a service whose store has lost its tables', () => {
     const t = {
       merchantId: m.merchantId,
       partnerId: p.partnerId,
-      merchantToken: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-      partnerToken: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+      merchantToken: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
+      partnerToken: await service.token({ kind: 'partner', partnerId: p.partnerId }),
     } as Tenant;
     w = { service, t };
     const db = service.services.store.db;
     await sql`pragma foreign_keys = off`.execute(db);
     for (const table of await db.introspection.getTables()) await sql`drop table ${sql.table(table.name)}`.execute(db);
   });
-  afterAll(() => service.stop());
 
   /** A request the operation accepts (its documented example, the caller's own ids where it names them). */
   const accepted = (o: ServedOperation) => {

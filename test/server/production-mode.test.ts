@@ -8,17 +8,17 @@ import { unwrap } from '../../client/problem-error.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { distinctOperations, requestExamples } from '../support/operations.js';
 import { newPartner, type TestPartner } from '../support/partners.js';
-import { fill, send, type Answer } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { fill, type Answer } from '../support/requests.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type Delivery, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 const usAddress = { line1: '350 Fifth Avenue', line2: null, city: 'New York', state: 'NY', postalCode: '10118', countryCode: 'US' };
 const recipientAddress = { line1: '350 Fifth Avenue', city: 'New York', state: 'NY', postalCode: '10118', countryCode: 'US' };
 
 describe.each(stores)('ENVIRONMENT=production on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  // Steps due at once: in the sandbox everything below would settle within a few engine rounds.
+  const service = useService(kind, { environment: 'production', sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
   let m: TestMerchant;
   let p: TestPartner;
@@ -26,23 +26,17 @@ describe.each(stores)('ENVIRONMENT=production on $name', (kind) => {
   let tokens: { merchant: string; partner: string };
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    // Steps due at once: in the sandbox everything below would settle within a few engine rounds.
-    service = await startService(db.url, { environment: 'production', sandboxStepMs: 0 });
     receiver = await startReceiver();
     m = await newMerchant(service);
     p = await newPartner(service, [m.merchantId]);
     bank = createBankingClient({ baseUrl: service.baseUrl, credentials: { clientId: m.clientId, clientSecret: m.clientSecret } });
     tokens = {
-      merchant: (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token,
-      partner: (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token,
+      merchant: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
+      partner: await service.token({ kind: 'partner', partnerId: p.partnerId }),
     };
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const bodyOf = (d: Delivery) => JSON.parse(d.body) as { type: string; environment: string; [field: string]: any };
@@ -279,10 +273,7 @@ describe.each(stores)('ENVIRONMENT=production on $name', (kind) => {
       for (const token of [undefined, tokens.merchant, tokens.partner]) {
         for (const b of method === 'GET' || method === 'HEAD' ? bodies.slice(0, 1) : bodies) {
           const call = { token, body: b.body, raw: b.raw };
-          const [simulated, unknownAnswer] = await Promise.all([
-            send(service.baseUrl, method, path, call),
-            send(service.baseUrl, method, unknown, call),
-          ]);
+          const [simulated, unknownAnswer] = await Promise.all([service.send(method, path, call), service.send(method, unknown, call)]);
           const label = `${method} ${path}, ${token ? 'with a token' : 'without a token'}, ${b.label}`;
           expect(comparable(simulated, path), label).toEqual(comparable(unknownAnswer, unknown));
           if (method !== 'OPTIONS' && b.raw === undefined) expect(simulated.status, label).toBe(404);

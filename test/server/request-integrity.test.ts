@@ -4,14 +4,15 @@
 // surface answers what no operation covers: HEAD, reserved characters in query values and oversized headers
 // (another method on a known path: test/security/api5-function-authorisation.test.ts; a port in use:
 // test/server/startup.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bundles, resolve, type Json } from '../support/contract.js';
 import { distinctOperations, requestExamples, type ServedOperation } from '../support/operations.js';
-import { fill, send } from '../support/requests.js';
+import { fill } from '../support/requests.js';
 import { bankAccount, individual, newMerchant } from '../support/merchants.js';
 import { rowCounts } from '../support/row-counts.js';
-import { startService, type RunningService } from '../support/service.js';
+import type { RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 interface Callers {
   merchant: string;
@@ -85,18 +86,10 @@ const invalidByFormat: Record<string, string[]> = {
 const numericFormats = new Set(['int32', 'int64', 'float', 'double']);
 
 describe.each(stores)('lone surrogates on $name', (kind) => {
-  let service: RunningService;
+  const service = useService(kind);
   let c: Callers;
-  let drop: () => Promise<void>;
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url);
     c = await callers(service);
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
   });
 
   it("are refused in every string of every operation's body, naming the field, and nothing is written", async () => {
@@ -107,7 +100,7 @@ describe.each(stores)('lone surrogates on $name', (kind) => {
       for (const pointer of stringLeaves(example)) {
         const body = structuredClone(example);
         setAt(body, pointer, `${String(getAt(body, pointer)).slice(0, 3)}\ud83d`);
-        const r = await send(service.baseUrl, o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), body });
+        const r = await service.send(o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), body });
         const named = (r.body?.errors ?? []).some((e: { pointer?: string }) => e.pointer === pointer);
         if (r.status !== 400 || !named) misses.push(`${label(o)} ${pointer}: ${r.status} ${r.text.slice(0, 200)}`);
       }
@@ -122,8 +115,8 @@ describe.each(stores)('lone surrogates on $name', (kind) => {
     const account = (await m.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount() })).data!;
     const raw = `{"PayeeId":${payee.id},"PayeeAccountId":"${account.PayeeAccountId}","Amount":10,"Currency":"USD","Description":"Invoice \\ud83d"}`;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-      const r = await send(service.baseUrl, 'POST', '/v1/payouts', { token, raw });
+      const token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
+      const r = await service.send('POST', '/v1/payouts', { token, raw });
       expect(r.status).toBe(400);
       expect(r.body.errors).toEqual([{ pointer: '#/Description', detail: expect.stringContaining('surrogate') }]);
     }
@@ -132,13 +125,11 @@ describe.each(stores)('lone surrogates on $name', (kind) => {
 });
 
 describe('what every operation refuses before its handler runs', () => {
-  let service: RunningService;
+  const service = useService(':memory:');
   let c: Callers;
   beforeAll(async () => {
-    service = await startService(':memory:');
     c = await callers(service);
   });
-  afterAll(() => service.stop());
 
   it('has invalid values for every format the requests use', () => {
     const used = new Set<string>();
@@ -161,7 +152,7 @@ describe('what every operation refuses before its handler runs', () => {
           for (const bad of invalidByFormat[format] ?? []) {
             const body = structuredClone(example);
             setAt(body, pointer, bad);
-            const r = await send(service.baseUrl, o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), body });
+            const r = await service.send(o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), body });
             cases++;
             if (r.status !== 400 || !(r.body?.errors ?? []).some((e: { pointer?: string }) => e.pointer === pointer))
               misses.push(`${label(o)} ${pointer}=${bad}: ${r.status}`);
@@ -171,7 +162,7 @@ describe('what every operation refuses before its handler runs', () => {
       for (const p of o.parameters.filter((p) => p.in !== 'header' && invalidByFormat[p.schema.format])) {
         for (const bad of invalidByFormat[p.schema.format]!) {
           const path = p.in === 'path' ? pathOf(o, { [p.name]: bad }) : pathOf(o);
-          const r = await send(service.baseUrl, o.method.toUpperCase(), path, {
+          const r = await service.send(o.method.toUpperCase(), path, {
             token: tokenFor(o, c),
             query: p.in === 'query' ? { [p.name]: bad } : {},
             body: o.bodySchema ? Object.values(requestExamples(o))[0] : undefined,
@@ -195,7 +186,7 @@ describe('what every operation refuses before its handler runs', () => {
     for (const [o, p] of numeric) {
       for (const bad of ['1e400', '-1e400', '0x10', '1e3', ' 7', 'Infinity']) {
         const path = p.in === 'path' ? pathOf(o, { [p.name]: bad }) : pathOf(o);
-        const r = await send(service.baseUrl, o.method.toUpperCase(), path, {
+        const r = await service.send(o.method.toUpperCase(), path, {
           token: tokenFor(o, c),
           query: p.in === 'query' ? { [p.name]: bad } : {},
           body: o.bodySchema ? Object.values(requestExamples(o))[0] : undefined,
@@ -211,7 +202,7 @@ describe('what every operation refuses before its handler runs', () => {
     for (const o of distinctOperations.filter((o) => o.op.requestBody)) {
       const required = resolve(bundles[o.group], o.op.requestBody).required === true;
       for (const init of [{}, { headers: { 'content-type': 'application/json' }, raw: '' }]) {
-        const r = await send(service.baseUrl, o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), ...init });
+        const r = await service.send(o.method.toUpperCase(), pathOf(o), { token: tokenFor(o, c), ...init });
         if (required) {
           expect(r.status, label(o)).toBe(400);
           expect(r.body.errors, label(o)).toEqual([{ pointer: '#', detail: 'The request body is required.' }]);
@@ -225,7 +216,7 @@ describe('what every operation refuses before its handler runs', () => {
   it('answers a body of another media type with 415, which every operation taking a body documents', async () => {
     for (const o of distinctOperations.filter((o) => o.op.requestBody)) {
       expect(o.statuses, label(o)).toContain(415);
-      const r = await send(service.baseUrl, o.method.toUpperCase(), pathOf(o), {
+      const r = await service.send(o.method.toUpperCase(), pathOf(o), {
         token: tokenFor(o, c),
         raw: 'x',
         headers: { 'content-type': 'text/plain' },
@@ -241,14 +232,14 @@ describe('what every operation refuses before its handler runs', () => {
   it('answers HEAD as the GET it mirrors, without a body', async () => {
     for (const o of distinctOperations.filter((o) => o.method === 'get')) {
       const token = tokenFor(o, c);
-      const get = await send(service.baseUrl, 'GET', pathOf(o), { token });
-      const head = await send(service.baseUrl, 'HEAD', pathOf(o), { token });
+      const get = await service.send('GET', pathOf(o), { token });
+      const head = await service.send('HEAD', pathOf(o), { token });
       expect(head.status, label(o)).toBe(get.status);
       expect(head.headers.get('content-type'), label(o)).toBe(get.headers.get('content-type'));
       expect(head.headers.get('content-length'), label(o)).toBe(get.headers.get('content-length'));
       expect(head.text, label(o)).toBe('');
     }
-    expect((await send(service.baseUrl, 'HEAD', '/v1/webhooks')).status).toBe(401);
+    expect((await service.send('HEAD', '/v1/webhooks')).status).toBe(401);
   });
 
   it('takes query values as URLSearchParams and common clients send them: `+` for a space, raw reserved characters', async () => {
@@ -264,7 +255,7 @@ describe('what every operation refuses before its handler runs', () => {
   });
 
   it('names each field at fault once: a bank account with only its type', async () => {
-    const r = await send(service.baseUrl, 'POST', '/v1/payees/1/accounts', { token: c.merchant, body: { type: 'BANK_ACCOUNT' } });
+    const r = await service.send('POST', '/v1/payees/1/accounts', { token: c.merchant, body: { type: 'BANK_ACCOUNT' } });
     expect(r.status).toBe(400);
     const at = r.body.errors.map((e: { pointer: string }) => e.pointer);
     expect(at).toEqual([...new Set(at)]);

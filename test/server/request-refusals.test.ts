@@ -3,13 +3,13 @@
 // content coding or charset the service does not read (415, with Accept-Encoding for the coding), no Host (400),
 // and the absolute-form target a server must accept (routed by its path). Nothing refused is written.
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { individual } from '../support/merchants.js';
 import { exchange, type RawAnswer } from '../support/raw-http.js';
 import { problemType } from '../support/requests.js';
 import { rowCounts } from '../support/row-counts.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 interface Raw {
   method: string;
@@ -22,21 +22,13 @@ interface Raw {
 }
 
 describe.each(stores)('refusals at the HTTP edge, on $name', (kind) => {
-  let service: RunningService;
+  const service = useService(kind, {}, { workers: false });
   let token: string;
-  let drop: () => Promise<void>;
   let host: string;
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false });
     host = new URL(service.baseUrl).host;
     const m = await service.services.credentials.createMerchant('Acme');
-    token = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-  });
-  afterAll(async () => {
-    await service.stop();
-    await drop();
+    token = await service.token({ kind: 'merchant', merchantId: m.merchantId });
   });
 
   const send = ({ method, target, headers = {}, body, noHost, version = '1.1' }: Raw): Promise<RawAnswer> => {

@@ -2,11 +2,11 @@
 // Express's router and in express-openapi-validator's route match (server/http/route-matcher-cache.ts), so every
 // operation path of every group, upper-cased, with one letter capitalised or with a trailing slash, gets the 404
 // problem an unknown path gets, never the operation (which a valid token would reach: 200, 400 or a 404 of its own).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { groups, routeTables } from '../../generated/index.js';
-import { fill, send } from '../support/requests.js';
+import { fill } from '../support/requests.js';
 import { problemType } from '../support/requests.js';
-import { startService, type RunningService } from '../support/service.js';
+import { useService } from '../support/use-service.js';
 
 const callerOf = { merchant: 'merchant', platform: 'merchant', banking: 'merchant', partner: 'partner', counterparty: 'partner' } as const;
 
@@ -25,17 +25,13 @@ const variants: [string, (path: string) => string][] = [
 ];
 
 describe('routing is case-sensitive and strict', () => {
-  let service: RunningService;
+  const service = useService(':memory:', {}, { workers: false });
   const tokens = { merchant: '', partner: '' };
   beforeAll(async () => {
-    service = await startService(':memory:', {}, { workers: false });
-    const m = await service.services.credentials.createMerchant('Acme');
-    const p = await service.services.credentials.createPartner('Partner');
-    await service.services.credentials.link(p.partnerId, m.merchantId);
-    tokens.merchant = (await service.services.tokens.issue({ kind: 'merchant', merchantId: m.merchantId })).access_token;
-    tokens.partner = (await service.services.tokens.issue({ kind: 'partner', partnerId: p.partnerId })).access_token;
+    // The suite's merchant, and a partner linked to it.
+    tokens.merchant = (await service.merchant()).token;
+    tokens.partner = (await service.partner()).token;
   });
-  afterAll(() => service.stop());
 
   it('covers every operation of every group', () => {
     expect(operations.length).toBe(groups.reduce((n, g) => n + routeTables[g].routes.length, 0));
@@ -46,7 +42,7 @@ describe('routing is case-sensitive and strict', () => {
     const misses: string[] = [];
     for (const o of operations) {
       const path = vary(o.path);
-      const a = await send(service.baseUrl, o.method, path, {
+      const a = await service.send(o.method, path, {
         token: tokens[callerOf[o.group]],
         ...(['POST', 'PUT', 'PATCH'].includes(o.method) ? { body: {} } : {}),
       });
@@ -61,12 +57,12 @@ describe('routing is case-sensitive and strict', () => {
   });
 
   it('still answers the paths as documented', async () => {
-    const a = await send(service.baseUrl, 'GET', '/v1/payees/551', { token: tokens.merchant });
+    const a = await service.send('GET', '/v1/payees/551', { token: tokens.merchant });
     expect(a.status).toBe(404);
     expect(a.body.detail).not.toMatch(/^No operation/);
-    expect((await send(service.baseUrl, 'GET', '/v1/webhooks', { token: tokens.merchant })).status).toBe(200);
+    expect((await service.send('GET', '/v1/webhooks', { token: tokens.merchant })).status).toBe(200);
     // Another method on a documented path is still 405; on a variant of it, the path is unknown.
-    expect((await send(service.baseUrl, 'PUT', '/v1/payees/551', { token: tokens.merchant })).status).toBe(405);
-    expect((await send(service.baseUrl, 'PUT', '/v1/payees/551/', { token: tokens.merchant })).status).toBe(404);
+    expect((await service.send('PUT', '/v1/payees/551', { token: tokens.merchant })).status).toBe(405);
+    expect((await service.send('PUT', '/v1/payees/551/', { token: tokens.merchant })).status).toBe(404);
   });
 });

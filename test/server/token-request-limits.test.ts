@@ -5,9 +5,9 @@
 // moves on, so the window passes without waiting.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FailedAttempts, failedAttemptLimits } from '../../server/auth/failed-attempts.js';
-import { startService, type RunningService } from '../support/service.js';
 import { requestFrom } from '../support/source-address.js';
 import { stores } from '../support/stores.js';
+import { useService } from '../support/use-service.js';
 
 const merchantToken = {
   path: '/oauth/token',
@@ -19,21 +19,15 @@ const partnerTokens = [
 ];
 
 describe.each(stores)('failed token requests on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, {}, { workers: false });
   let offset = 0;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, {}, { workers: false });
     const realNow = Date.now.bind(Date);
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
   });
   afterAll(async () => {
     vi.restoreAllMocks();
-    await service.stop();
-    await drop();
   });
 
   const merchantFrom = (address: string, id: string, secret: string) =>

@@ -10,9 +10,9 @@ import { ownerKey } from '../../server/events/owners.js';
 import { DeliverySlots, type Registration } from '../../server/webhooks/delivery-slots.js';
 import { inMerchantTurns } from '../../server/webhooks/merchant-turns.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 /** Far longer than the fast merchant's events take, even on a busy machine running test files side by side: none of
  * the hanging deliveries may time out before they all arrived. The test ends by closing the hanging receiver. */
@@ -32,24 +32,18 @@ async function payouts(m: TestMerchant, count: number): Promise<string[]> {
 }
 
 describe.each(stores)('webhook fairness on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0, webhookTimeoutMs });
   let fast: WebhookReceiver;
   let hanging: HangingReceiver;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0, webhookTimeoutMs });
     fast = await startReceiver();
     hanging = await startHangingReceiver();
   });
   afterAll(async () => {
     // First the hanging receiver, so its deliveries end now rather than at the timeout.
     await hanging.close();
-    await service.stop();
     await fast.close();
-    await drop();
   });
 
   it("delivers another merchant's events while one merchant's receiver hangs with a backlog", { timeout: 60_000 }, async () => {

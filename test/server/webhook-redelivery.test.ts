@@ -8,28 +8,22 @@ import { startHangingReceiver } from '../../bench/hanging-receiver.js';
 import { unwrap } from '../../client/problem-error.js';
 import { verifyWebhook } from '../../client/webhook-signature.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 /** Longer than the test takes even on a busy machine: no held delivery may time out and free its slot early. */
 const webhookTimeoutMs = 20_000;
 
 describe.each(stores)('webhook redelivery on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { webhookTimeoutMs, sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { webhookTimeoutMs, sandboxStepMs: 0 });
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const redeliver = (m: TestMerchant, id: string, deliveryId: string) =>

@@ -6,29 +6,23 @@ import { startHangingReceiver } from '../../bench/hanging-receiver.js';
 import { unwrap } from '../../client/problem-error.js';
 import { keptTestEvents } from '../../server/webhooks/webhook-deliveries.js';
 import { newMerchant } from '../support/merchants.js';
-import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 /** Longer than the test takes even on a busy machine: no held delivery may time out and free its slot early. */
 const webhookTimeoutMs = 20_000;
 const burst = 100;
 
 describe.each(stores)('test deliveries on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { webhookTimeoutMs });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { webhookTimeoutMs });
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   const testEventCount = async (webhookId: string) =>

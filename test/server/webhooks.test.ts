@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../support/service.js';
 import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useService } from '../support/use-service.js';
 
 async function payout(m: TestMerchant, accountNumber = '000123456789') {
   const payee = await unwrap(m.a.POST('/v1/payees', { body: individual }));
@@ -34,20 +35,14 @@ const settled = (service: RunningService, payouts: string[]) =>
   expect.poll(() => unsettled(service.services.store, { payouts }), { timeout: 10_000, interval: 20 }).toEqual([]);
 
 describe.each(stores)('webhooks on $name', (kind) => {
-  let service: RunningService;
-  let drop: () => Promise<void>;
+  const service = useService(kind, { sandboxStepMs: 0 });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const db = await kind.fresh();
-    drop = db.drop;
-    service = await startService(db.url, { sandboxStepMs: 0 });
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    await service.stop();
     await receiver.close();
-    await drop();
   });
 
   it('registers, lists and deletes per merchant; another merchant sees and removes nothing', async () => {

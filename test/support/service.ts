@@ -1,15 +1,12 @@
-// A real instance of the service for tests: the app of `npm start` on a free port, over a real store,
-// with the payout engine and webhook dispatcher running. Nothing is mocked.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+// A real instance of the service for tests: the assembly of `npm start` (server/start.ts) on a free port, over a
+// real store, with the payout engine and webhook dispatcher running. Nothing is mocked. Suites start one through
+// `useService` (use-service.ts); startService is for a suite that must hold several or restart one.
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createApp } from '../../server/app.js';
-import { listen } from '../../server/http/listen.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
-import { createServices, workersOf, type Services } from '../../server/services.js';
-import { openStore } from '../../server/store/database.js';
+import type { Services } from '../../server/services.js';
+import { start } from '../../server/start.js';
 import type { Resolver } from '../../server/webhooks/address-guard.js';
 import { recordProblems, type ProblemRecord } from './problem-recorder.js';
 
@@ -66,33 +63,31 @@ export async function startService(
     validateResponses: true,
     ...overrides,
   };
-  const store = await openStore(config.databaseUrl, { poolSize: 5 });
   const contractViolations: string[] = [];
   const warnings: string[] = [];
   const logs: string[] = [];
   const log = watchedLogger(config.logLevel, contractViolations, warnings, logs, options.logLevel);
-  const services = await createServices(store, config, log, {
+  // The assembly of `npm start` (server/start.ts), on a free loopback port, with a small pool per suite.
+  const started = await start({
+    config,
+    log,
+    http: { port: 0, host: '127.0.0.1' },
+    workers: options.workers !== false,
+    poolSize: 5,
     resolve: options.resolve,
     now: options.now,
   });
-  const app = createApp(services, config);
-  if (options.workers !== false) for (const worker of workersOf(services)) worker.start();
-  const server: Server = await listen(app, 0, '127.0.0.1', config);
+  const server = started.server!;
   const problems = recordProblems(server, config.environment);
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    services,
+    baseUrl: `http://127.0.0.1:${started.port}`,
+    services: started.services,
     contractViolations,
     warnings,
     logs,
     problems,
     async stop() {
-      await Promise.all(workersOf(services).map((worker) => worker.stop()));
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await services.limits.close();
-      await store.close();
+      await started.stop();
       if (contractViolations.length > 0) throw new Error(`Responses broke the contract:\n${contractViolations.join('')}`);
       if (problems.outside.length > 0)
         throw new Error(`Problems the contract does not allow where they were answered:\n${problems.outside.join('\n')}`);

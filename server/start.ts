@@ -1,0 +1,101 @@
+// The one assembly of a process: the store (opened and migrated), the services over it, the workers and, when
+// asked, the HTTP listener; and the one way to take them down again, in order. `npm start` (main.ts), the admin CLI
+// (without HTTP or workers) and the tests' services (test/support/service.ts) are all built here.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { listen } from './http/listen.js';
+import { createServices, type Services, workersOf } from './services.js';
+import { openStore, type Store } from './store/database.js';
+import type { Resolver } from './webhooks/address-guard.js';
+
+/** The listener could not be bound (EADDRINUSE, EACCES, ...); the store and limits are closed again. */
+export class CannotListen extends Error {
+  constructor(
+    readonly code: string,
+    readonly reason: Error,
+  ) {
+    super(reason.message, { cause: reason });
+    this.name = 'CannotListen';
+  }
+}
+
+export interface StartOptions {
+  config: Config;
+  log: Logger;
+  /** Serve the API on this address (port 0: a free one). Without it, no app and no listener are made. */
+  http?: { port: number; host: string };
+  /** Run the payout, payment and transfer engines and the webhook dispatcher; `config.runWorkers` when unset. */
+  workers?: boolean;
+  /** Connections of the PostgreSQL pool (the store's default when unset). */
+  poolSize?: number;
+  /** How webhook targets are looked up (tests resolve every name to loopback). */
+  resolve?: Resolver;
+  /** The clock of token issue and expiry (tests move it). */
+  now?: () => number;
+}
+
+export interface Started {
+  store: Store;
+  services: Services;
+  /** The listener, when `http` was given. */
+  server?: Server;
+  /** The port listened on, when `http` was given. */
+  port?: number;
+  /**
+   * Stops in order: no new connections, the workers (each finishes its step), the connections left, the limits,
+   * the store. Payouts, payments and transfers in flight resume at the next start. Calling it again waits for the
+   * first call.
+   */
+  stop(): Promise<void>;
+}
+
+export async function start(options: StartOptions): Promise<Started> {
+  const { config, log } = options;
+  const store = await openStore(config.databaseUrl, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  let services: Services;
+  try {
+    services = await createServices(store, config, log, { resolve: options.resolve, now: options.now });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  let server: Server | undefined;
+  if (options.http) {
+    try {
+      server = await listen(createApp(services, config), options.http.port, options.http.host, config);
+    } catch (err) {
+      // Nothing started yet but the limits and the store: close them so the caller can report and exit.
+      await services.limits.close();
+      await store.close();
+      throw new CannotListen((err as NodeJS.ErrnoException).code ?? 'error', err as Error);
+    }
+  }
+  const workers = (options.workers ?? config.runWorkers) ? workersOf(services) : [];
+  for (const worker of workers) worker.start();
+
+  let stopped: Promise<void> | undefined;
+  const stopInOrder = async () => {
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : undefined;
+    // Every worker is stopped, started or not: stopping one that never ran is a no-op.
+    await Promise.all(workersOf(services).map((worker) => worker.stop()));
+    if (server) {
+      server.closeAllConnections();
+      await closed;
+    }
+    await services.limits.close();
+    await store.close();
+  };
+  return {
+    store,
+    services,
+    server,
+    port: server ? (server.address() as AddressInfo).port : undefined,
+    stop: () => {
+      stopped ??= stopInOrder();
+      return stopped;
+    },
+  };
+}
