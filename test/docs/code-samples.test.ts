@@ -276,27 +276,29 @@ describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
     // A step due at once is taken on the engine's next turn. A released payout is already due: bumping it again
     // on the way to `processing` could carry it past, so that wait only watches.
     const bump = until === 'completed';
+    // Where each kind is kept, and the documented path whose id now names the one to move.
+    const kinds = {
+      payment: { table: 'payments', key: 'payment_id', group: 'partner', path: '/finance/v1/payment_request/{paymentId}' },
+      payout: { table: 'payouts', key: 'reference', group: 'merchant', path: '/v1/payouts/{PayoutUniqueReference}' },
+    } as const;
+    const { table, key, group, path } = kinds[what];
+    const learned = values.get(documented(group, path))!;
+    const id = what === 'payment' ? Number(learned) : learned;
     const step = async () => {
-      if (what === 'payment') {
-        const paymentId = Number(values.get(documented('partner', '/finance/v1/payment_request/{paymentId}')));
-        if (bump)
-          await db
-            .updateTable('payments')
-            .set({ next_step_at: Date.now() })
-            .where('payment_id', '=', paymentId)
-            .where('next_step_at', 'is not', null)
-            .execute();
-        return (await db.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).status;
-      }
-      const reference = values.get(documented('merchant', '/v1/payouts/{PayoutUniqueReference}'))!;
       if (bump)
         await db
-          .updateTable('payouts')
+          .updateTable(table)
           .set({ next_step_at: Date.now() })
-          .where('reference', '=', reference)
+          .where(key, '=', id as never)
           .where('next_step_at', 'is not', null)
           .execute();
-      return (await db.selectFrom('payouts').select('status').where('reference', '=', reference).executeTakeFirstOrThrow()).status;
+      return (
+        await db
+          .selectFrom(table)
+          .select('status')
+          .where(key, '=', id as never)
+          .executeTakeFirstOrThrow()
+      ).status;
     };
     await expect.poll(step, { timeout: 15_000, interval: 50 }).toBe(until);
   }
