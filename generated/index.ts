@@ -5,22 +5,13 @@ import * as platform from './platform/routes.js';
 import * as partner from './partner/routes.js';
 import * as banking from './banking/routes.js';
 import * as counterparty from './counterparty/routes.js';
+import type { RouteEntry } from './route-entry.js';
 
 /** The API groups, in the order redocly.yaml lists them: the one list every loop over groups derives from. */
 export const groups = ["merchant","platform","partner","banking","counterparty"] as const;
 export type Group = (typeof groups)[number];
 
-/** One operation as the server mounts it. */
-export interface RouteEntry {
-  readonly operationId: string;
-  readonly method: 'get' | 'put' | 'post' | 'delete' | 'patch';
-  /** The documented path (`/v1/payees/{id}`). */
-  readonly path: string;
-  /** The same path as Express writes it (`/v1/payees/:id`). */
-  readonly expressPath: string;
-  /** True for operations with their own `servers` (the token issuer): served at the origin, not under basePath. */
-  readonly atOrigin: boolean;
-}
+export type { RouteEntry } from './route-entry.js';
 
 /** Every group's route table: its base path and routes. */
 export const routeTables = { merchant, platform, partner, banking, counterparty } as const satisfies Record<Group, { basePath: string; routes: readonly RouteEntry[] }>;

@@ -1,11 +1,12 @@
 // `npm run check` step: the layering of the code, read off the import graph. Data flows one way:
 // openapi/ → generated/ → server/, client/, docs (scripts/); tests and benchmarks sit on top. Each rule below
 // names what a folder may not import; any import that breaks one fails the check with the file and the line.
-import { readdirSync, readFileSync } from 'node:fs';
+// And no module reaches itself through its imports: a cycle (type-only imports included) is reported with its
+// path, since a circle of modules is one module in several files whose load order decides what is undefined.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-
-const root = resolve(new URL('../..', import.meta.url).pathname);
 
 interface Rule {
   /** Files the rule applies to, by their path from the repository root. */
@@ -61,14 +62,15 @@ const rules: Rule[] = [
   },
 ];
 
-function sources(folder: string): string[] {
+function sources(root: string, folder: string): string[] {
+  if (!existsSync(join(root, folder))) return [];
   return readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.(ts|tsx|mts)$/.test(e.name) && !e.name.endsWith('.d.ts'))
     .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
 /** An import specifier as a repository path (`server/problems.ts`), or the package name it names. */
-function targetOf(file: string, specifier: string): string {
+function targetOf(root: string, file: string, specifier: string): string {
   if (!specifier.startsWith('.'))
     return specifier.startsWith('node:')
       ? specifier
@@ -79,21 +81,92 @@ function targetOf(file: string, specifier: string): string {
   return relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts');
 }
 
-const violations: string[] = [];
-for (const file of ['generated', 'client', 'server', 'scripts', 'bench', 'test'].flatMap(sources)) {
-  const text = readFileSync(join(root, file), 'utf8');
-  for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
-    const target = targetOf(file, specifier);
-    const line = text.slice(0, pos).split('\n').length;
-    for (const rule of rules) {
-      if (rule.from.test(file) && rule.forbidden(target, file)) violations.push(`${file}:${line} imports ${specifier}: ${rule.why}`);
+/** Every import cycle among `files`, each once, as the path that closes it (`a.ts → b.ts → a.ts`). */
+export function importCycles(imports: Map<string, string[]>): string[][] {
+  // Tarjan's strongly connected components: a component of two or more files (or a file importing itself) holds
+  // a cycle; one path around it is reported, found by a walk inside the component.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  let next = 0;
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of imports.get(file) ?? []) {
+      if (!imports.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
     }
-  }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      if (component.length > 1 || (imports.get(file) ?? []).includes(file)) components.push(component);
+    }
+  };
+  for (const file of [...imports.keys()].sort()) if (!index.has(file)) visit(file);
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...component].sort()[0]!;
+    // Breadth-first from the start back to it, inside the component: the shortest cycle through it.
+    const previous = new Map<string, string>();
+    const queue = [start];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const target of imports.get(file) ?? []) {
+        if (!members.has(target)) continue;
+        if (target === start) {
+          const path = [start];
+          for (let at: string | undefined = file; at !== undefined && at !== start; at = previous.get(at)) path.splice(1, 0, at);
+          return [...path, start];
+        }
+        if (!previous.has(target) && target !== start) {
+          previous.set(target, file);
+          queue.push(target);
+        }
+      }
+    }
+    return [start, start];
+  });
 }
 
-if (violations.length > 0) {
-  console.error(`The layering is broken (${violations.length}):\n  ${violations.join('\n  ')}`);
-  process.exitCode = 1;
-} else {
-  console.log('The layering holds.');
+/** What breaks the layering or closes a cycle in the repository at `root`: one line each, empty when it holds. */
+export function layeringViolations(root: string): string[] {
+  const violations: string[] = [];
+  const imports = new Map<string, string[]>();
+  for (const file of ['generated', 'client', 'server', 'scripts', 'bench', 'test'].flatMap((folder) => sources(root, folder))) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const targets: string[] = [];
+    for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
+      const target = targetOf(root, file, specifier);
+      targets.push(target);
+      const line = text.slice(0, pos).split('\n').length;
+      for (const rule of rules) {
+        if (rule.from.test(file) && rule.forbidden(target, file)) violations.push(`${file}:${line} imports ${specifier}: ${rule.why}`);
+      }
+    }
+    imports.set(file, targets);
+  }
+  for (const cycle of importCycles(imports)) violations.push(`an import cycle: ${cycle.join(' → ')}`);
+  return violations;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const violations = layeringViolations(resolve(fileURLToPath(new URL('../..', import.meta.url))));
+  if (violations.length > 0) {
+    console.error(`The layering is broken (${violations.length}):\n  ${violations.join('\n  ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log('The layering holds, with no import cycle.');
+  }
 }

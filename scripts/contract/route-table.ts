@@ -17,7 +17,8 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-/** The one declaration of a route entry, written into generated/index.ts. */
+/** The one declaration of a route entry, written into generated/route-entry.ts (which the tables and the index import,
+ * so the index's import of the tables closes no cycle). */
 const routeEntryType = `/** One operation as the server mounts it. */
 export interface RouteEntry {
   readonly operationId: string;
@@ -58,7 +59,7 @@ export function routeTableSource(group: string, doc: OpenApiDocument, stamp: str
   const routes = routesOf(doc);
   return `// ${stamp}
 
-import type { RouteEntry } from '../index.js';
+import type { RouteEntry } from '../route-entry.js';
 
 /** The API group this table belongs to. */
 export const group = ${JSON.stringify(group)} as const;
@@ -75,17 +76,23 @@ export type OperationId = (typeof routes)[number]['operationId'];
 
 const camel = (group: string) => group.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
+/** generated/route-entry.ts: the type every route table's entries satisfy. */
+export function routeEntrySource(stamp: string): string {
+  return `// ${stamp}\n\n${routeEntryType}\n`;
+}
+
 /** generated/index.ts: the groups in their canonical order, the route-entry type and every group's table. */
 export function indexSource(groups: readonly string[], stamp: string): string {
   return `// ${stamp}
 
 ${groups.map((g) => `import * as ${camel(g)} from './${g}/routes.js';`).join('\n')}
+import type { RouteEntry } from './route-entry.js';
 
 /** The API groups, in the order redocly.yaml lists them: the one list every loop over groups derives from. */
 export const groups = ${JSON.stringify(groups)} as const;
 export type Group = (typeof groups)[number];
 
-${routeEntryType}
+export type { RouteEntry } from './route-entry.js';
 
 /** Every group's route table: its base path and routes. */
 export const routeTables = { ${groups.map(camel).join(', ')} } as const satisfies Record<Group, { basePath: string; routes: readonly RouteEntry[] }>;

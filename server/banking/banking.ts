@@ -10,7 +10,8 @@ import { BankingReads } from './reads.js';
 import { TransferReads } from './transfer-reads.js';
 import { Simulations } from './simulations.js';
 import { Transfers, type TransferSettings } from './transfers.js';
-import { type FirstDecision, Verifications } from './verifications.js';
+import type { FirstDecision } from './sandbox-outcomes.js';
+import { Verifications } from './verifications.js';
 
 export interface BankingSettings extends TransferSettings {
   /** Who decides a verification when it is made (the sandbox's tables, or no one in production). */

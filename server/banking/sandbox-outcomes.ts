@@ -13,7 +13,6 @@
 //   93 → stays processing, anything else → completed. Internal transfers always complete.
 import type { components } from '../../generated/banking/schema.js';
 import type { OutboundRail, VerificationStatus } from '../store/banking-schema.js';
-import type { FirstDecision } from './verifications.js';
 
 type Schemas = components['schemas'];
 export type VerificationReason = Schemas['VerificationReason'];
@@ -23,6 +22,12 @@ export interface VerificationOutcome {
   status: VerificationStatus;
   reasons: VerificationReason[];
 }
+
+/** How a new verification is decided at once (verifications.ts): the sandbox's tables, or none in production. */
+export type FirstDecision = (
+  business: { tax_id: string },
+  person: Schemas['IdentityVerificationPerson'] | undefined,
+) => VerificationOutcome;
 
 export function businessVerificationOutcome(taxId: string): VerificationOutcome {
   switch (taxId.replace(/[^0-9]/g, '').slice(-4)) {

@@ -14,7 +14,7 @@ import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.j
 import type { Database } from '../store/schema.js';
 import { findBusiness } from './lookups.js';
 import { recordVerificationEvent } from './transfer-events.js';
-import type { VerificationOutcome } from './sandbox-outcomes.js';
+import type { FirstDecision } from './sandbox-outcomes.js';
 import { BankingReads } from './reads.js';
 import { toVerification, type IdentityVerification } from './views.js';
 
@@ -92,7 +92,6 @@ function checkPerson(person: Person): void {
 }
 
 /** The decision taken when a verification is made: the sandbox's (sandbox-outcomes.ts), or none. */
-export type FirstDecision = (business: { tax_id: string }, person: Person | undefined) => VerificationOutcome;
 
 /** Production's in this build, which has no adapter to a verification provider: the check stays `pending`
  * (openapi/DECISIONS.md, "Production without a rail"). */

@@ -2,7 +2,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Request as ExpressRequest } from 'express';
 import type { Problem } from '../problems.js';
-import type { ContractViolation } from './mount-group.js';
 
 declare global {
   // Express declares `res.locals` as `Express.Locals`; this is how its fields are typed.
@@ -25,4 +24,11 @@ declare global {
       onContractViolation?: (violation: ContractViolation) => void;
     }
   }
+}
+
+export interface ContractViolation {
+  method: string;
+  path: string;
+  status: number;
+  errors: unknown;
 }

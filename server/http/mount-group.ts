@@ -6,7 +6,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RouteEntry } from '../../generated/index.js';
-import './locals.js';
+import type { ContractViolation } from './locals.js';
 import { chain } from './middleware-chain.js';
 import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
@@ -30,13 +30,6 @@ export interface GroupMount<Ctx> {
   validateResponses: boolean;
   /** Told of a write's response that breaks the contract; the response is sent all the same (see below). */
   onContractViolation?: (violation: ContractViolation) => void;
-}
-
-export interface ContractViolation {
-  method: string;
-  path: string;
-  status: number;
-  errors: unknown;
 }
 
 /** Reads change nothing, so a read whose response breaks the contract can fail; a write has committed. HEAD

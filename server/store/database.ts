@@ -10,13 +10,9 @@ import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
 import { withWellFormedParameters } from './well-formed-parameters.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+import type { Store } from './store.js';
 
-export interface Store {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  close(): Promise<void>;
-}
+export type { Dialect, Store } from './store.js';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);

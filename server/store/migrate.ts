@@ -16,7 +16,7 @@ import * as deliveryRetries from './migrations/0013_delivery_retries.js';
 import * as metadata from './migrations/0014_metadata.js';
 import * as rateLimits from './migrations/0015_rate_limits.js';
 import * as partnerEvents from './migrations/0016_partner_events.js';
-import type { Store } from './database.js';
+import type { Store } from './store.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
   '0001_initial': initial.migration,

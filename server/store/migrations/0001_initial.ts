@@ -1,7 +1,7 @@
 // The initial schema. Integer keys are autoincrementing in SQLite and identity columns in PostgreSQL;
 // time and money columns are 64-bit integers in both (see ../schema.ts).
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 import { withSerialId } from './columns.js';
 
 export function migration(store: Store): Migration {

@@ -2,7 +2,7 @@
 // their payment details kept whole (numbers leave the service masked); payment requests and the history
 // of their states.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 import { withSerialId } from './columns.js';
 
 export function migration(store: Store): Migration {

@@ -1,7 +1,7 @@
 // The banking tables (group D): businesses and their verifications, counterparties, deposit accounts with
 // their balances, transfers and their double-entry ledger entries. Same conventions as 0001_initial.ts.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 import { withSerialId } from './columns.js';
 
 export function migration(store: Store): Migration {

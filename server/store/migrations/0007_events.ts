@@ -8,7 +8,7 @@
 // Webhook registrations gain `enabled` and the previous secret that still signs for 24 hours after a rotation.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { newEventId } from '../../ids/identifiers.js';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 import { withSerialId } from './columns.js';
 
 interface OldEvent {

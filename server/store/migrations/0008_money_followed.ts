@@ -2,7 +2,7 @@
 // like payouts (`next_step_at`, the transfer engine's queue), and both carry what the network reports after
 // the fact: a return (an R code and when) and a notification of change (a C code and the corrected data).
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   const big = store.dialect === 'postgres' ? 'bigint' : 'integer';

@@ -2,7 +2,7 @@
 // newest transfer first, and `listAccountLedgerEntries` newest entry first, each stopping after a page, so a page
 // costs the same at any number of the account's entries, rather than gathering them all and sorting them.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(_store: Store): Migration {
   return {

@@ -2,7 +2,7 @@
 // SQLite's is registered on each connection). ICU's lowercase (`und-x-icu`) when the server was built with ICU,
 // as JavaScript's is, so both stores fold alike whatever the database's locale; else the database's own.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   return {

@@ -1,7 +1,7 @@
 // Payouts that can be returned: a completed payout may come back from the receiving bank days later, with an
 // ACH return code and when it was received, as payments and transfers already do (0008).
 import type { Kysely, Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   const big = store.dialect === 'postgres' ? 'bigint' : 'integer';

@@ -1,7 +1,7 @@
 // Webhook deliveries get an attempt number, part of their key: a delivery sent again (`redeliverWebhookDelivery`)
 // is a new row beside the first, so the log keeps every attempt. Existing deliveries are attempt 1.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   return {

@@ -2,7 +2,7 @@
 // next attempt is due (`retry_at`, null when none is), so the schedule survives a restart. Partial index: only the
 // few attempts waiting for a retry are in it.
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   const big = store.dialect === 'postgres' ? 'bigint' : 'integer';

@@ -3,7 +3,7 @@
 // here rather than by the library at run time. The embedded store keeps its limits in memory; the table is made
 // there too so that both stores keep one schema.
 import type { Kysely, Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   const big = store.dialect === 'postgres' ? 'bigint' : 'integer';

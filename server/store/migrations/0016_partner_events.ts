@@ -5,7 +5,7 @@
 // event has `merchant_id` 0). Reads, the dispatcher's matching, its slots and turns go by that owner
 // (events/owners.ts).
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Store } from '../database.js';
+import type { Store } from '../store.js';
 
 export function migration(store: Store): Migration {
   const pg = store.dialect === 'postgres';

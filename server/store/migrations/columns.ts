@@ -1,6 +1,6 @@
 // Column shapes every migration shares, so both dialects get the same table from one line.
 import type { CreateTableBuilder } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../store.js';
 
 /** An autoincrementing integer primary key: an identity column on PostgreSQL, AUTOINCREMENT on SQLite. */
 export function withSerialId<T extends string>(

@@ -1,0 +1,78 @@
+// `npm run check:layers` refuses an import across the layers and an import cycle, and passes a tree that keeps both
+// rules: fixture trees written to a temporary folder, checked by the same function the check runs.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importCycles, layeringViolations } from '../../scripts/check/check-layers.js';
+
+const trees: string[] = [];
+afterEach(() => {
+  for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
+});
+
+/** A repository of these files (path → source) in a fresh folder. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'layering-'));
+  trees.push(root);
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), source);
+  }
+  return root;
+}
+
+describe('the layering check', () => {
+  it('passes a tree whose imports flow one way', () => {
+    const root = tree({
+      'generated/index.ts': 'export const groups = [] as const;\n',
+      'server/problems.ts': "import { groups } from '../generated/index.js';\nexport const all = groups;\n",
+      'server/payouts/payouts.ts': "import { all } from '../problems.js';\nexport const p = all;\n",
+      'server/http/errors.ts': "import { p } from '../payouts/payouts.js';\nexport const e = p;\n",
+    });
+    expect(layeringViolations(root)).toEqual([]);
+  });
+
+  it('refuses domain code importing the HTTP layer, naming the file and line', () => {
+    const root = tree({
+      'server/http/errors.ts': 'export const e = 1;\n',
+      'server/payouts/payouts.ts': "// a comment\nimport { e } from '../http/errors.js';\nexport const p = e;\n",
+    });
+    expect(layeringViolations(root)).toEqual([
+      expect.stringMatching(/^server\/payouts\/payouts\.ts:2 imports \.\.\/http\/errors\.js: domain code raises Problems/),
+    ]);
+  });
+
+  it('refuses an import cycle, type-only imports included, with its path', () => {
+    const root = tree({
+      'server/payments/payments.ts': "import { cancel } from './cancellation.js';\nexport const pay = () => cancel;\n",
+      'server/payments/cancellation.ts': "import type { Event } from './events.js';\nexport const cancel = (e?: Event) => e;\n",
+      'server/payments/events.ts': "import { pay } from './payments.js';\nexport type Event = ReturnType<typeof pay>;\n",
+    });
+    expect(layeringViolations(root)).toEqual([
+      'an import cycle: server/payments/cancellation.ts → server/payments/events.ts → server/payments/payments.ts → server/payments/cancellation.ts',
+    ]);
+  });
+});
+
+describe('importCycles', () => {
+  it('reports each cycle once, a file importing itself too, and nothing for a diamond', () => {
+    const graph = new Map([
+      ['a', ['b', 'c']],
+      ['b', ['d']],
+      ['c', ['d']],
+      ['d', []],
+      ['x', ['y']],
+      ['y', ['z', 'x']],
+      ['z', ['x']],
+      ['self', ['self']],
+    ]);
+    expect(importCycles(graph)).toEqual(
+      expect.arrayContaining([
+        ['self', 'self'],
+        ['x', 'y', 'x'],
+      ]),
+    );
+    expect(importCycles(graph)).toHaveLength(2);
+  });
+});
