@@ -9,6 +9,7 @@ import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
 import { fromPackageRoot } from '../package-root.js';
 import { Problem } from '../problems.js';
+import { isSandbox, isSandboxOnlyOperation } from '../sandbox.js';
 import type { RequestContext } from '../auth/principal.js';
 import { contextOf } from '../http/request-context.js';
 import type { Services } from '../services.js';
@@ -32,8 +33,6 @@ export function loadDocument(group: Group): object {
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-/** The sandbox's simulations (DECISIONS: "Sandbox simulations"): the operations that exist only there. */
-const sandboxOnly = (operationId: string) => operationId.startsWith('simulate');
 const productionDocuments = new Map<Group, object>();
 
 /**
@@ -44,18 +43,18 @@ const productionDocuments = new Map<Group, object>();
  */
 function served(group: Group, environment: Environment): { document: object; routes: readonly RouteEntry[] } {
   const { routes } = routeTables[group];
-  if (environment === 'sandbox') return { document: loadDocument(group), routes };
+  if (isSandbox(environment)) return { document: loadDocument(group), routes };
   let document = productionDocuments.get(group);
   if (!document) {
     const copy = structuredClone(loadDocument(group)) as { paths: Record<string, Record<string, { operationId?: string }>> };
     for (const [path, item] of Object.entries(copy.paths)) {
-      for (const method of methods) if (sandboxOnly(item[method]?.operationId ?? '')) delete item[method];
+      for (const method of methods) if (isSandboxOnlyOperation(item[method]?.operationId ?? '')) delete item[method];
       if (!methods.some((method) => method in item)) delete copy.paths[path];
     }
     document = copy;
     productionDocuments.set(group, document);
   }
-  return { document, routes: routes.filter((r) => !sandboxOnly(r.operationId)) };
+  return { document, routes: routes.filter((r) => !isSandboxOnlyOperation(r.operationId)) };
 }
 
 type Authenticate = (req: Request) => Promise<RequestContext>;

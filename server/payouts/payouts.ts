@@ -11,6 +11,7 @@ import { describeAchReturn } from '../money/ach-return-codes.js';
 import { toMinorUnits } from '../money/currencies.js';
 import { sandboxFailure } from '../rails/sandbox-rail.js';
 import type { Environment } from '../environment.js';
+import { requireSandbox } from '../sandbox.js';
 import type { Store } from '../store/database.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
@@ -44,10 +45,8 @@ export class Payouts {
     const claim = claimOf(`merchant:${merchantId}`, 'createPayout', idempotencyKey, body);
     // Sandbox options would mean nothing on a real rail: refused, not ignored, so code written against the
     // sandbox cannot hold production payouts by mistake.
-    if (body.Sandbox !== undefined && this.settings.environment !== 'sandbox')
-      throw new Problem('business-rule', 'Sandbox options apply only in the sandbox.', {
-        errors: [bodyField('Sandbox', 'sandbox only')],
-      });
+    if (body.Sandbox !== undefined)
+      requireSandbox(this.settings.environment, 'Sandbox options apply only in the sandbox.', bodyField('Sandbox', 'sandbox only'));
     const hold = body.Sandbox?.Hold === true;
     const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
     const result = await idempotent(this.store, claim, {
