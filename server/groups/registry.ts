@@ -11,7 +11,7 @@ import { fromPackageRoot } from '../package-root.js';
 import { Problem } from '../problems.js';
 import { isSandbox, isSandboxOnlyOperation } from '../sandbox.js';
 import type { RequestContext } from '../auth/principal.js';
-import { contextOf } from '../http/request-context.js';
+import { contextOf, merchantContext, partnerContext, type MerchantContext, type PartnerContext } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { merchantHandlers } from './merchant/handlers.js';
 import { platformHandlers } from './platform/handlers.js';
@@ -57,15 +57,17 @@ function served(group: Group, environment: Environment): { document: object; rou
   return { document, routes: routes.filter((r) => !isSandboxOnlyOperation(r.operationId)) };
 }
 
-type Authenticate = (req: Request) => Promise<RequestContext>;
-
-function authenticators(s: Services): { merchant: Authenticate; partner: Authenticate } {
+/** Each caller kind's security handler: the verified principal of the right kind as the group's context, else 403. */
+function authenticators(s: Services): {
+  merchant: (req: Request) => Promise<MerchantContext>;
+  partner: (req: Request) => Promise<PartnerContext>;
+} {
   return {
     merchant: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
       if (principal.kind !== 'merchant')
         throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
-      return contextOf(req, principal);
+      return merchantContext(req, principal);
     },
     partner: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
@@ -74,7 +76,7 @@ function authenticators(s: Services): { merchant: Authenticate; partner: Authent
           'forbidden',
           'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.',
         );
-      return contextOf(req, principal);
+      return partnerContext(req, principal);
     },
   };
 }
