@@ -2,6 +2,7 @@
 // the API (the assembly is start.ts). Stops cleanly on SIGINT and SIGTERM; payouts in flight resume at the next start.
 import { loadConfig } from './config.js';
 import { createLogger } from './log.js';
+import { isSandbox } from './sandbox.js';
 import { CannotListen, start, type Started } from './start.js';
 import { isPostgresUrl } from './store/database.js';
 
@@ -23,7 +24,7 @@ const { store, services, port } = started;
 const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
 log.info({ port, store: store.dialect, limits: services.limits.kind, environment: config.environment }, 'listening');
 // An operator must not read "accepted" as "sent": this build has no rail for production (DECISIONS).
-if (config.environment === 'production')
+if (!isSandbox(config.environment))
   log.warn('production without a rail: payouts, payments and ACH and wire transfers stay in their first state, verifications pending');
 console.log(`Payout service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (store: ${where})`);
 

@@ -31,6 +31,7 @@ import { WebhookRegistrations } from './webhooks/webhook-registrations.js';
 import { WebhookDeliveries } from './webhooks/webhook-deliveries.js';
 import { Events } from './events/events.js';
 import { type Limits, openLimits } from './limits/limits.js';
+import { isSandbox } from './sandbox.js';
 
 export interface Services {
   store: Store;
@@ -71,7 +72,7 @@ export async function createServices(
   // This build's only rail and bank are the sandbox's. Production has none (no adapter to a real one is part of it):
   // there the engines hold every outbound movement in its first state and no verification is decided at once
   // (openapi/DECISIONS.md, "Production without a rail").
-  const sandbox = environment === 'sandbox';
+  const sandbox = isSandbox(environment);
   const rail = sandbox ? sandboxRail : noRail;
   const payees = new Payees(store);
   const limits = await openLimits(store, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, log);

@@ -8,7 +8,7 @@ import type { BankingLedgerEntryTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { limitOf, splitPage, startBelow } from './id-cursor.js';
+import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../store/cursor.js';
 import { findAccount, pathParam } from './lookups.js';
 
 type Schemas = components['schemas'];
@@ -32,11 +32,13 @@ export function toAccountLedgerEntry(row: Selectable<BankingLedgerEntryTable>): 
   };
 }
 
+const entryCursors = idCursorList('entry');
+
 export class AccountStatements {
   constructor(private readonly store: Store) {}
 
   async entries(merchantId: number, accountId: number, query: ListQuery): Promise<Schemas['AccountLedgerEntryList']> {
-    const below = startBelow('entry', query.Cursor);
+    const below = decodeCursor(entryCursors, query.Cursor);
     await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account'));
     const statuses = query.Status !== undefined && query.Status.length > 0 ? query.Status : statementStatuses;
     const rows = await this.store.db
@@ -46,9 +48,9 @@ export class AccountStatements {
       .where('status', 'in', inList(statuses))
       .$if(below !== undefined, (q) => q.where('id', '<', below!))
       .orderBy('id', 'desc')
-      .limit(limitOf(query))
+      .limit(rowsToFetch(query.PageSize))
       .execute();
-    const { page, nextCursor } = splitPage('entry', rows, query);
+    const { page, nextCursor } = splitPage(entryCursors, rows, query.PageSize, (row) => Number(row.id));
     return { data: page.map(toAccountLedgerEntry), nextCursor };
   }
 }

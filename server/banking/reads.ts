@@ -1,10 +1,10 @@
 // Reads of what group D's creates made: the merchant's businesses, a business's accounts and counterparties, one
 // account, counterparty or identity verification. Each is scoped to the calling merchant (lookups.ts): another
-// merchant's record is not found, exactly like a missing one. Lists are cursor pages, newest first (id-cursor.ts).
+// merchant's record is not found, exactly like a missing one. Lists are cursor pages, newest first (store/cursor.ts).
 import type { components, operations } from '../../generated/banking/schema.js';
 import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
-import { limitOf, splitPage, startBelow } from './id-cursor.js';
+import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../store/cursor.js';
 import { findBusiness, findCounterparty, pathParam } from './lookups.js';
 import {
   toAccount,
@@ -19,25 +19,30 @@ import {
 type Schemas = components['schemas'];
 type QueryOf<Id extends keyof operations> = NonNullable<operations[Id]['parameters']['query']>;
 
+const businessCursors = idCursorList('business');
+const accountCursors = idCursorList('account');
+const counterpartyCursors = idCursorList('counterparty');
+const byId = (row: { id: number }) => Number(row.id);
+
 export class BankingReads {
   constructor(private readonly store: Store) {}
 
   async businesses(merchantId: number, query: QueryOf<'listBusinesses'>): Promise<Schemas['BusinessList']> {
-    const below = startBelow('business', query.Cursor);
+    const below = decodeCursor(businessCursors, query.Cursor);
     const rows = await this.store.db
       .selectFrom('banking_businesses')
       .selectAll()
       .where('merchant_id', '=', merchantId)
       .$if(below !== undefined, (q) => q.where('id', '<', below!))
       .orderBy('id', 'desc')
-      .limit(limitOf(query))
+      .limit(rowsToFetch(query.PageSize))
       .execute();
-    const { page, nextCursor } = splitPage('business', rows, query);
+    const { page, nextCursor } = splitPage(businessCursors, rows, query.PageSize, byId);
     return { data: page.map(toBusiness), nextCursor };
   }
 
   async accounts(merchantId: number, businessId: number, query: QueryOf<'listBusinessAccounts'>): Promise<Schemas['AccountList']> {
-    const below = startBelow('account', query.Cursor);
+    const below = decodeCursor(accountCursors, query.Cursor);
     await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
     const rows = await this.store.db
       .selectFrom('banking_accounts')
@@ -45,9 +50,9 @@ export class BankingReads {
       .where('business_id', '=', businessId)
       .$if(below !== undefined, (q) => q.where('id', '<', below!))
       .orderBy('id', 'desc')
-      .limit(limitOf(query))
+      .limit(rowsToFetch(query.PageSize))
       .execute();
-    const { page, nextCursor } = splitPage('account', rows, query);
+    const { page, nextCursor } = splitPage(accountCursors, rows, query.PageSize, byId);
     return { data: page.map((row) => toAccount(row)), nextCursor };
   }
 
@@ -72,7 +77,7 @@ export class BankingReads {
     businessId: number,
     query: QueryOf<'listBankingCounterparties'>,
   ): Promise<Schemas['CounterpartyList']> {
-    const below = startBelow('counterparty', query.Cursor);
+    const below = decodeCursor(counterpartyCursors, query.Cursor);
     await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
     const rows = await this.store.db
       .selectFrom('banking_counterparties')
@@ -80,9 +85,9 @@ export class BankingReads {
       .where('business_id', '=', businessId)
       .$if(below !== undefined, (q) => q.where('id', '<', below!))
       .orderBy('id', 'desc')
-      .limit(limitOf(query))
+      .limit(rowsToFetch(query.PageSize))
       .execute();
-    const { page, nextCursor } = splitPage('counterparty', rows, query);
+    const { page, nextCursor } = splitPage(counterpartyCursors, rows, query.PageSize, byId);
     return { data: page.map(toCounterparty), nextCursor };
   }
 

@@ -10,7 +10,7 @@ import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import type { Database } from '../store/schema.js';
 import { optionalTimestamp } from '../store/timestamps.js';
-import { limitOf, splitPage, startBelow } from './id-cursor.js';
+import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../store/cursor.js';
 import { findAccount, pathParam } from './lookups.js';
 import { toBalance, toTransfer, type Transfer } from './views.js';
 
@@ -41,6 +41,8 @@ export async function transferViews(db: Kysely<Database>, rows: TransferRow[], n
   );
 }
 
+const transferCursors = idCursorList('transfer');
+
 export class TransferReads {
   constructor(private readonly store: Store) {}
 
@@ -60,7 +62,7 @@ export class TransferReads {
   }
 
   async forAccount(merchantId: number, accountId: number, query: ListQuery): Promise<components['schemas']['TransferList']> {
-    const below = startBelow('transfer', query.Cursor);
+    const below = decodeCursor(transferCursors, query.Cursor);
     const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
     const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
@@ -97,9 +99,9 @@ export class TransferReads {
       .$if(to !== undefined, (q) => q.where('t.created_at', '<', to!))
       .$if(below !== undefined, (q) => q.where('e.transfer_id', '<', below!).where('t.id', '<', below!))
       .orderBy('e.transfer_id', 'desc')
-      .limit(limitOf(query))
+      .limit(rowsToFetch(query.PageSize))
       .execute();
-    const { page, nextCursor } = splitPage('transfer', rows, query);
+    const { page, nextCursor } = splitPage(transferCursors, rows, query.PageSize, (row) => Number(row.id));
     return { data: await transferViews(db, page), nextCursor };
   }
 }

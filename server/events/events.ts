@@ -8,6 +8,7 @@ import type { Store } from '../store/database.js';
 import { inList } from '../store/in-list.js';
 import { optionalTimestamp } from '../store/timestamps.js';
 import { ownedBy, type Owner } from './owners.js';
+import { decodeCursor, splitPage, textCursorList } from '../store/cursor.js';
 
 type Schemas = components['schemas'];
 export type Event = Schemas['Event'];
@@ -23,15 +24,8 @@ const eventIdPattern = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 
 // Newest first in the order the events were written (their internal ids: two events of one payout can share a
 // millisecond, so the random part of their public ids would not order them); the cursor is the last public id seen.
-const encodeCursor = (eventId: string) => Buffer.from(eventId).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const eventId = Buffer.from(cursor, 'base64url').toString();
-  if (!eventIdPattern.test(eventId))
-    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
-      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
-    });
-  return eventId;
-}
+// Cursors issued before store/cursor.ts were the bare event id, still read.
+const eventCursors = textCursorList('event', eventIdPattern, { readsBarePositions: true });
 
 export class Events {
   constructor(
@@ -55,19 +49,16 @@ export class Events {
     if (to !== undefined) q = q.where('created_at', '<', to);
     if (query.Type !== undefined && query.Type.length > 0) q = q.where('type', 'in', inList(query.Type));
     if (query.PayoutUniqueReference !== undefined) q = q.where('subject', '=', query.PayoutUniqueReference);
-    if (query.Cursor !== undefined) {
-      const after = decodeCursor(query.Cursor);
+    const after = decodeCursor(eventCursors, query.Cursor);
+    if (after !== undefined) {
       q = q.where('id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', after));
     }
     const rows = await q
       .orderBy('id', 'desc')
       .limit(pageSize + 1)
       .execute();
-    const page = rows.slice(0, pageSize);
-    return {
-      data: page.map((r) => JSON.parse(r.payload) as E),
-      nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.event_id) : null,
-    };
+    const { page, nextCursor } = splitPage(eventCursors, rows, pageSize, (row) => row.event_id);
+    return { data: page.map((r) => JSON.parse(r.payload) as E), nextCursor };
   }
 
   async get<E = Event>(owner: Owner, eventId: string): Promise<E> {

@@ -9,8 +9,9 @@ import type { GroupMount } from '../http/mount-group.js';
 import type { OperationHandler } from '../http/operation-handler.js';
 import { fromPackageRoot } from '../package-root.js';
 import { Problem } from '../problems.js';
+import { isSandbox, isSandboxOnlyOperation } from '../sandbox.js';
 import type { RequestContext } from '../auth/principal.js';
-import { contextOf } from '../http/request-context.js';
+import { contextOf, merchantContext, partnerContext, type MerchantContext, type PartnerContext } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { merchantHandlers } from './merchant/handlers.js';
 import { platformHandlers } from './platform/handlers.js';
@@ -32,8 +33,6 @@ export function loadDocument(group: Group): object {
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-/** The sandbox's simulations (DECISIONS: "Sandbox simulations"): the operations that exist only there. */
-const sandboxOnly = (operationId: string) => operationId.startsWith('simulate');
 const productionDocuments = new Map<Group, object>();
 
 /**
@@ -44,29 +43,31 @@ const productionDocuments = new Map<Group, object>();
  */
 function served(group: Group, environment: Environment): { document: object; routes: readonly RouteEntry[] } {
   const { routes } = routeTables[group];
-  if (environment === 'sandbox') return { document: loadDocument(group), routes };
+  if (isSandbox(environment)) return { document: loadDocument(group), routes };
   let document = productionDocuments.get(group);
   if (!document) {
     const copy = structuredClone(loadDocument(group)) as { paths: Record<string, Record<string, { operationId?: string }>> };
     for (const [path, item] of Object.entries(copy.paths)) {
-      for (const method of methods) if (sandboxOnly(item[method]?.operationId ?? '')) delete item[method];
+      for (const method of methods) if (isSandboxOnlyOperation(item[method]?.operationId ?? '')) delete item[method];
       if (!methods.some((method) => method in item)) delete copy.paths[path];
     }
     document = copy;
     productionDocuments.set(group, document);
   }
-  return { document, routes: routes.filter((r) => !sandboxOnly(r.operationId)) };
+  return { document, routes: routes.filter((r) => !isSandboxOnlyOperation(r.operationId)) };
 }
 
-type Authenticate = (req: Request) => Promise<RequestContext>;
-
-function authenticators(s: Services): { merchant: Authenticate; partner: Authenticate } {
+/** Each caller kind's security handler: the verified principal of the right kind as the group's context, else 403. */
+function authenticators(s: Services): {
+  merchant: (req: Request) => Promise<MerchantContext>;
+  partner: (req: Request) => Promise<PartnerContext>;
+} {
   return {
     merchant: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
       if (principal.kind !== 'merchant')
         throw new Problem('forbidden', 'Merchant and banking operations need a merchant token from /oauth/token.');
-      return contextOf(req, principal);
+      return merchantContext(req, principal);
     },
     partner: async (req) => {
       const principal = await (req.res?.locals.principal ?? s.tokens.verify(req.headers.authorization));
@@ -75,7 +76,7 @@ function authenticators(s: Services): { merchant: Authenticate; partner: Authent
           'forbidden',
           'Partner operations need a partner token from /finance/v1/generate-token or /api/v1/generate-token.',
         );
-      return contextOf(req, principal);
+      return partnerContext(req, principal);
     },
   };
 }

@@ -1,7 +1,8 @@
 // The typed handler contract. From an openapi-typescript `operations[Id]` type it derives what a handler
 // receives (path params, query, body) and what it may return: one of the operation's documented success
 // responses, as { status, body }. Returning an undocumented status or a body of the wrong shape fails tsc.
-// Failures are thrown as Problem (problem.ts), never returned.
+// Failures are thrown as Problem (problem.ts), never returned. Results are built by results.ts's helpers.
+import type { RequestContext } from '../auth/principal.js';
 
 type Never<T> = [T] extends [never] ? true : [T] extends [undefined] ? true : false;
 type Or<T, Fallback> = Never<T> extends true ? Fallback : Exclude<T, undefined>;
@@ -44,7 +45,11 @@ export interface OperationRequest<Op, Ctx> {
 
 export type OperationHandler<Op, Ctx> = (request: OperationRequest<Op, Ctx>) => Promise<OperationResult<Op>>;
 
-/** Every route operation of a group (webhooks excluded), each with its typed handler. */
-export type GroupHandlers<Operations, Id extends keyof Operations, Ctx> = {
-  [K in Id]: OperationHandler<Operations[K], Ctx>;
+/**
+ * Every route operation of a group (webhooks excluded), each with its typed handler. A secured operation's handler
+ * gets the group's context (`Ctx`: what its security handler decided, request-context.ts); an unsecured one's
+ * (token issuance, `Anonymous`) the request's alone.
+ */
+export type GroupHandlers<Operations, Id extends keyof Operations, Ctx, Anonymous extends Id = never> = {
+  [K in Id]: OperationHandler<Operations[K], K extends Anonymous ? RequestContext : Ctx>;
 };

@@ -1,8 +1,8 @@
 // What every handler knows about its request besides the operation's own inputs (auth/principal.ts's
-// RequestContext), built from the Express request, and the caller kinds an operation requires.
+// RequestContext), built from the Express request, and each caller kind's context: what the group's security
+// handler decided (groups/registry.ts), so a handler never checks the token again.
 import type { Request } from 'express';
 import type { Principal, RequestContext } from '../auth/principal.js';
-import { Problem } from '../problems.js';
 
 export const contextOf = (req: Request, principal?: Principal): RequestContext => ({
   principal,
@@ -10,13 +10,22 @@ export const contextOf = (req: Request, principal?: Principal): RequestContext =
   requestId: String(req.res?.locals.requestId ?? ''),
 });
 
-/** The calling merchant; the security handlers guarantee one on merchant operations. */
-export function merchantOf(context: RequestContext): number {
-  if (context.principal?.kind !== 'merchant') throw new Problem('forbidden', 'This operation needs a merchant token from /oauth/token.');
-  return context.principal.merchantId;
+/** The context of a merchant operation (groups A, B and D): the calling merchant, as its token says. */
+export interface MerchantContext extends RequestContext {
+  merchantId: number;
 }
 
-export function partnerOf(context: RequestContext): number {
-  if (context.principal?.kind !== 'partner') throw new Problem('forbidden', 'This operation needs a partner token.');
-  return context.principal.partnerId;
+/** The context of a partner operation (groups C and E): the calling partner, as its token says. */
+export interface PartnerContext extends RequestContext {
+  partnerId: number;
 }
+
+export const merchantContext = (req: Request, principal: Principal & { kind: 'merchant' }): MerchantContext => ({
+  ...contextOf(req, principal),
+  merchantId: principal.merchantId,
+});
+
+export const partnerContext = (req: Request, principal: Principal & { kind: 'partner' }): PartnerContext => ({
+  ...contextOf(req, principal),
+  partnerId: principal.partnerId,
+});

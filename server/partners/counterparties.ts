@@ -6,20 +6,13 @@ import { Problem } from '../problems.js';
 import type { Store } from '../store/database.js';
 import { linkedTo, type PartnerScope } from './partner-scope.js';
 import { toCounterparty } from './recipients.js';
+import { decodeCursor, idCursorList, splitPage } from '../store/cursor.js';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listCounterparties']['parameters']['query']>;
 
-// Newest first by id (ids grow with creation); the cursor is the last id seen, opaque to callers.
-const encodeCursor = (id: number) => Buffer.from(String(id)).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const id = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[1-9][0-9]{0,15}$/.test(id) || !Number.isSafeInteger(Number(id)))
-    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
-      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
-    });
-  return Number(id);
-}
+// Newest first by id (ids grow with creation); cursors issued before store/cursor.ts were the bare id, still read.
+const counterpartyCursors = idCursorList('payee', { readsBarePositions: true });
 
 export const counterpartyNotFound = (payeeId: number) =>
   new Problem('not-found', `No counterparty ${payeeId} exists for the merchants linked to this partner.`);
@@ -52,12 +45,13 @@ export class Counterparties {
       .where('kind', '=', 'counterparty')
       .where('merchant_id', 'in', linkedTo(this.store.db, partnerId));
     if (query.MerchantId !== undefined) q = q.where('merchant_id', '=', query.MerchantId);
-    if (query.Cursor !== undefined) q = q.where('id', '<', decodeCursor(query.Cursor));
+    const below = decodeCursor(counterpartyCursors, query.Cursor);
+    if (below !== undefined) q = q.where('id', '<', below);
     const rows = await q
       .orderBy('id', 'desc')
       .limit(pageSize + 1)
       .execute();
-    const page = rows.slice(0, pageSize);
-    return { data: page.map(toCounterparty), nextCursor: rows.length > pageSize ? encodeCursor(Number(page[page.length - 1]!.id)) : null };
+    const { page, nextCursor } = splitPage(counterpartyCursors, rows, pageSize, (row) => Number(row.id));
+    return { data: page.map(toCounterparty), nextCursor };
   }
 }

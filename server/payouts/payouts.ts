@@ -11,6 +11,7 @@ import { describeAchReturn } from '../money/ach-return-codes.js';
 import { toMinorUnits } from '../money/currencies.js';
 import { sandboxFailure } from '../rails/sandbox-rail.js';
 import type { Environment } from '../environment.js';
+import { requireSandbox } from '../sandbox.js';
 import type { Store } from '../store/database.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
@@ -18,19 +19,13 @@ import { metadataMatches, storedMetadata } from '../store/metadata.js';
 import { optionalTimestamp } from '../store/timestamps.js';
 import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
 import type { Kysely, Selectable } from 'kysely';
+import { decodeCursor, splitPage, textCursorList } from '../store/cursor.js';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
 
-const encodeCursor = (reference: string) => Buffer.from(reference).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const reference = Buffer.from(cursor, 'base64url').toString();
-  if (!/^po_[0-9a-z]{26}$/.test(reference))
-    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
-      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
-    });
-  return reference;
-}
+// Positioned by reference; cursors issued before store/cursor.ts were the bare reference, still read.
+const payoutCursors = textCursorList('payout', /^po_[0-9a-z]{26}$/, { readsBarePositions: true });
 
 export interface PayoutSettings {
   /** Delay before each step of a new payout (SANDBOX_STEP_MS). */
@@ -50,10 +45,8 @@ export class Payouts {
     const claim = claimOf(`merchant:${merchantId}`, 'createPayout', idempotencyKey, body);
     // Sandbox options would mean nothing on a real rail: refused, not ignored, so code written against the
     // sandbox cannot hold production payouts by mistake.
-    if (body.Sandbox !== undefined && this.settings.environment !== 'sandbox')
-      throw new Problem('business-rule', 'Sandbox options apply only in the sandbox.', {
-        errors: [bodyField('Sandbox', 'sandbox only')],
-      });
+    if (body.Sandbox !== undefined)
+      requireSandbox(this.settings.environment, 'Sandbox options apply only in the sandbox.', bodyField('Sandbox', 'sandbox only'));
     const hold = body.Sandbox?.Hold === true;
     const amountMinor = toMinorUnits(body.Amount, body.Currency, { amount: 'Amount', currency: 'Currency' });
     const result = await idempotent(this.store, claim, {
@@ -162,13 +155,14 @@ export class Payouts {
     // The contract allows one pair (maxProperties 1).
     for (const [key, value] of Object.entries(query.metadata ?? {}))
       q = q.where(metadataMatches(this.store.dialect, 'payouts', key, value));
-    if (query.Cursor !== undefined) q = q.where('reference', '<', decodeCursor(query.Cursor));
+    const after = decodeCursor(payoutCursors, query.Cursor);
+    if (after !== undefined) q = q.where('reference', '<', after);
     const rows = await q
       .orderBy('reference', 'desc')
       .limit(pageSize + 1)
       .execute();
-    const page = rows.slice(0, pageSize);
-    return { data: page.map(toPayout), nextCursor: rows.length > pageSize ? encodeCursor(page[page.length - 1]!.reference) : null };
+    const { page, nextCursor } = splitPage(payoutCursors, rows, pageSize, (row) => row.reference);
+    return { data: page.map(toPayout), nextCursor };
   }
 
   /** Cancels a payout still in `created`; a cancelled one is returned as is; any other state is a 409. */

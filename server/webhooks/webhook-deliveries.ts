@@ -14,6 +14,7 @@ import { takeTurn } from '../store/turns.js';
 import { noMerchant, ownedBy, type Owner } from '../events/owners.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookRegistrations } from './webhook-registrations.js';
+import { decodeCursor, splitPage, type CursorList } from '../store/cursor.js';
 
 type Schemas = components['schemas'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -23,16 +24,17 @@ type ListQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['
 export const keptTestEvents = 100;
 
 // Newest first by event (internal ids follow the order events were written), then by attempt; the cursor is the
-// last event id and attempt seen. A cursor without an attempt (issued before attempts) means all of that event.
-const encodeCursor = (eventId: string, attempt: number) => Buffer.from(`${eventId}.${attempt}`).toString('base64url');
-function decodeCursor(cursor: string): { eventId: string; attempt: number } {
-  const match = /^(evt_[0-9a-hjkmnp-tv-z]{26})(?:\.([1-9][0-9]{0,6}))?$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match)
-    throw new Problem('validation-error', 'The cursor is not one this service issued.', {
-      errors: [{ parameter: 'Cursor', detail: 'unknown cursor' }],
-    });
-  return { eventId: match[1]!, attempt: match[2] === undefined ? 1 : Number(match[2]) };
-}
+// last event id and attempt seen. A cursor without an attempt (issued before attempts) means all of that event;
+// cursors issued before store/cursor.ts were the bare position, still read.
+const deliveryCursors: CursorList<{ eventId: string; attempt: number }> = {
+  kind: 'delivery',
+  parse: (text) => {
+    const match = /^(evt_[0-9a-hjkmnp-tv-z]{26})(?:\.([1-9][0-9]{0,6}))?$/.exec(text);
+    return match ? { eventId: match[1]!, attempt: match[2] === undefined ? 1 : Number(match[2]) } : undefined;
+  },
+  format: ({ eventId, attempt }) => `${eventId}.${attempt}`,
+  readsBarePositions: true,
+};
 
 export class WebhookDeliveries {
   constructor(
@@ -64,8 +66,8 @@ export class WebhookDeliveries {
     await this.registrations.find(owner, webhookId);
     const pageSize = query.PageSize ?? 25;
     let q = this.select().where('d.webhook_id', '=', webhookId);
-    if (query.Cursor !== undefined) {
-      const after = decodeCursor(query.Cursor);
+    const after = decodeCursor(deliveryCursors, query.Cursor);
+    if (after !== undefined) {
       const seen = await this.store.db.selectFrom('events').select('id').where('event_id', '=', after.eventId).executeTakeFirst();
       // An event purged since the cursor was issued: nothing older is kept either.
       const internalId = seen ? Number(seen.id) : 0;
@@ -78,12 +80,11 @@ export class WebhookDeliveries {
       .orderBy('d.attempt', 'desc')
       .limit(pageSize + 1)
       .execute();
-    const page = rows.slice(0, pageSize);
-    const last = page[page.length - 1];
-    return {
-      data: page.map(toDelivery),
-      nextCursor: rows.length > pageSize && last ? encodeCursor(last.event_id, Number(last.attempt)) : null,
-    };
+    const { page, nextCursor } = splitPage(deliveryCursors, rows, pageSize, (row) => ({
+      eventId: row.event_id,
+      attempt: Number(row.attempt),
+    }));
+    return { data: page.map(toDelivery), nextCursor };
   }
 
   /** Sends a `webhook.test` event to the registration now and answers with the delivery's outcome. */

@@ -15,7 +15,7 @@ import { mountGroup } from '../../server/http/mount-group.js';
 import type { OperationHandler } from '../../server/http/operation-handler.js';
 import { requestId } from '../../server/http/request-id.js';
 import type { RequestContext } from '../../server/auth/principal.js';
-import { contextOf } from '../../server/http/request-context.js';
+import { contextOf, merchantContext } from '../../server/http/request-context.js';
 import { individual } from '../support/merchants.js';
 import { startService } from '../support/service.js';
 import { useService } from '../support/use-service.js';
@@ -45,7 +45,14 @@ beforeAll(async () => {
     basePath: platformRoutes.basePath,
     routes: platformRoutes.routes,
     handlers,
-    security: { MerchantOAuth: async (req) => contextOf(req, await service.services.tokens.verify(req.headers.authorization)) },
+    // The security handler gives the group's context (groups/registry.ts's: the merchant the token names).
+    security: {
+      MerchantOAuth: async (req) => {
+        const principal = await service.services.tokens.verify(req.headers.authorization);
+        if (principal.kind !== 'merchant') throw new Error('a merchant token only');
+        return merchantContext(req, principal);
+      },
+    },
     anonymous: (req) => contextOf(req),
     validateResponses: true,
     onContractViolation: (violation) => violations.push(violation),

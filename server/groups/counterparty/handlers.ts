@@ -4,26 +4,25 @@ import type { OperationId } from '../../../generated/counterparty/routes.js';
 import type { operations } from '../../../generated/counterparty/schema.js';
 import { issueTokenFor } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import type { RequestContext } from '../../auth/principal.js';
-import { partnerOf } from '../../http/request-context.js';
+import type { PartnerContext } from '../../http/request-context.js';
+import { created, ok } from '../../http/results.js';
 import type { Services } from '../../services.js';
 import { partnerHandlers } from '../partner/handlers.js';
 
-export type CounterpartyHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+export type CounterpartyHandlers = GroupHandlers<operations, OperationId, PartnerContext, 'generateCounterpartyToken'>;
 
 export function counterpartyHandlers(s: Services): CounterpartyHandlers {
   return {
     generateCounterpartyToken: ({ body, context }) => issueTokenFor(s, 'partner', body.clientId, body.clientSecret, context),
-    createCounterparty: async ({ body, headers, context }) => {
-      const { body: counterparty, replayed } = await s.recipients.createCounterparty(partnerOf(context), body, headers['idempotency-key']);
-      return { status: 201, body: counterparty, replayed, headers: { Location: `/finance/v1/payee/${counterparty.id}` } };
-    },
-    listCounterparties: async ({ query, context }) => ({ status: 200, body: await s.counterparties.list(partnerOf(context), query) }),
-    getCounterparty: async ({ params, context }) => ({ status: 200, body: await s.counterparties.get(partnerOf(context), params.payeeId) }),
-    updateCounterparty: async ({ params, body, context }) => ({
-      status: 200,
-      body: await s.payeeUpdates.updateCounterparty(partnerOf(context), params.payeeId, body),
-    }),
+    createCounterparty: async ({ body, headers, context }) =>
+      created(
+        await s.recipients.createCounterparty(context.partnerId, body, headers['idempotency-key']),
+        (counterparty) => `/finance/v1/payee/${counterparty.id}`,
+      ),
+    listCounterparties: async ({ query, context }) => ok(await s.counterparties.list(context.partnerId, query)),
+    getCounterparty: async ({ params, context }) => ok(await s.counterparties.get(context.partnerId, params.payeeId)),
+    updateCounterparty: async ({ params, body, context }) =>
+      ok(await s.payeeUpdates.updateCounterparty(context.partnerId, params.payeeId, body)),
     // The payment request and its read and cancel are group C's operations, served on the same paths.
     createPaymentRequest: partnerHandlers(s).createPaymentRequest,
     getPayment: partnerHandlers(s).getPayment,
@@ -44,7 +43,7 @@ export function counterpartyHandlers(s: Services): CounterpartyHandlers {
       'listPartnerEvents',
       'getPartnerEvent',
     ]),
-    searchTransactions: async ({ body, context }) => ({ status: 200, body: await s.payments.search(partnerOf(context), body ?? {}) }),
+    searchTransactions: async ({ body, context }) => ok(await s.payments.search(context.partnerId, body ?? {})),
   };
 }
 

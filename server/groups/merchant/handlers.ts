@@ -1,107 +1,74 @@
 // Group A, the merchant payout API: one handler per operation of generated/merchant/routes.ts. The merchant
-// is always the token's; handlers only translate between the contract and the services.
+// is always the token's (the context's `merchantId`, decided by the security handler); handlers only translate
+// between the contract and the services, answering through the result helpers (http/results.ts).
 import type { OperationId } from '../../../generated/merchant/routes.js';
 import type { operations } from '../../../generated/merchant/schema.js';
 import { issueOAuthToken } from '../../auth/token-operations.js';
 import type { GroupHandlers } from '../../http/operation-handler.js';
-import type { RequestContext } from '../../auth/principal.js';
-import { merchantOf } from '../../http/request-context.js';
+import type { MerchantContext } from '../../http/request-context.js';
+import { accepted, created, noContent, ok } from '../../http/results.js';
 import { merchantOwner } from '../../events/owners.js';
 import type { Services } from '../../services.js';
 
-export type MerchantHandlers = GroupHandlers<operations, OperationId, RequestContext>;
+export type MerchantHandlers = GroupHandlers<operations, OperationId, MerchantContext, 'issueToken'>;
 
 export function merchantHandlers(s: Services): MerchantHandlers {
   return {
     issueToken: ({ body, headers, context }) => issueOAuthToken(s, headers.authorization, body, context),
 
-    createPayee: async ({ body, headers, context }) => {
-      const { body: payee, replayed } = await s.payees.create(merchantOf(context), body, headers['idempotency-key']);
-      return { status: 201, body: payee, replayed, headers: { Location: `/v1/payees/${payee.id}` } };
-    },
-    getPayee: async ({ params, context }) => ({ status: 200, body: await s.payees.get(merchantOf(context), params.id) }),
-    updatePayee: async ({ params, body, context }) => ({ status: 200, body: await s.payees.update(merchantOf(context), params.id, body) }),
-    listPayees: async ({ body, context }) => ({ status: 200, body: await s.payees.list(merchantOf(context), body ?? {}) }),
+    createPayee: async ({ body, headers, context }) =>
+      created(await s.payees.create(context.merchantId, body, headers['idempotency-key']), (payee) => `/v1/payees/${payee.id}`),
+    getPayee: async ({ params, context }) => ok(await s.payees.get(context.merchantId, params.id)),
+    updatePayee: async ({ params, body, context }) => ok(await s.payees.update(context.merchantId, params.id, body)),
+    listPayees: async ({ body, context }) => ok(await s.payees.list(context.merchantId, body ?? {})),
 
-    createPayeeAccount: async ({ params, body, headers, context }) => {
-      const { body: created, replayed } = await s.accounts.create(merchantOf(context), params.id, body, headers['idempotency-key']);
-      const Location = `/v1/payees/${params.id}/accounts/${created.PayeeAccountId}`;
-      return { status: 201, body: created, replayed, headers: { Location } };
-    },
-    listPayeeAccounts: async ({ params, context }) => ({ status: 200, body: await s.accounts.list(merchantOf(context), params.id) }),
-    getPayeeAccount: async ({ params, context }) => ({
-      status: 200,
-      body: await s.accounts.get(merchantOf(context), params.id, params.account_id),
-    }),
-    updatePayeeAccount: async ({ params, body, context }) => ({
-      status: 200,
-      body: await s.accounts.update(merchantOf(context), params.id, params.account_id, body),
-    }),
+    createPayeeAccount: async ({ params, body, headers, context }) =>
+      created(
+        await s.accounts.create(context.merchantId, params.id, body, headers['idempotency-key']),
+        (account) => `/v1/payees/${params.id}/accounts/${account.PayeeAccountId}`,
+      ),
+    listPayeeAccounts: async ({ params, context }) => ok(await s.accounts.list(context.merchantId, params.id)),
+    getPayeeAccount: async ({ params, context }) => ok(await s.accounts.get(context.merchantId, params.id, params.account_id)),
+    updatePayeeAccount: async ({ params, body, context }) =>
+      ok(await s.accounts.update(context.merchantId, params.id, params.account_id, body)),
     disablePayeeAccount: async ({ params, context }) => {
-      await s.accounts.disable(merchantOf(context), params.id, params.account_id);
-      return { status: 200, body: { accountId: params.account_id, message: `Payee account ${params.account_id} is disabled.` } };
+      await s.accounts.disable(context.merchantId, params.id, params.account_id);
+      return ok({ accountId: params.account_id, message: `Payee account ${params.account_id} is disabled.` });
     },
 
-    createPayout: async ({ body, headers, context }) => {
-      const { body: payout, replayed } = await s.payouts.create(merchantOf(context), body, headers['idempotency-key']);
-      return { status: 202, body: payout, replayed, headers: { Location: `/v1/payouts/${payout.PayoutUniqueReference}` } };
-    },
-    listPayouts: async ({ query, context }) => ({ status: 200, body: await s.payouts.list(merchantOf(context), query) }),
-    getPayout: async ({ params, context }) => ({
-      status: 200,
-      body: await s.payouts.get(merchantOf(context), params.PayoutUniqueReference),
-    }),
-    cancelPayout: async ({ params, context }) => ({
-      status: 200,
-      body: await s.payouts.cancel(merchantOf(context), params.PayoutUniqueReference),
-    }),
-    simulatePayoutRelease: async ({ params, context }) => ({
-      status: 200,
-      body: await s.payouts.release(merchantOf(context), params.PayoutUniqueReference),
-    }),
-    simulatePayoutFailure: async ({ params, body, context }) => ({
-      status: 200,
-      body: await s.payouts.simulateFailure(merchantOf(context), params.PayoutUniqueReference, body.Reason),
-    }),
-    simulatePayoutReturn: async ({ params, body, context }) => ({
-      status: 200,
-      body: await s.payouts.simulateReturn(merchantOf(context), params.PayoutUniqueReference, body.ReturnCode),
-    }),
+    createPayout: async ({ body, headers, context }) =>
+      accepted(
+        await s.payouts.create(context.merchantId, body, headers['idempotency-key']),
+        (payout) => `/v1/payouts/${payout.PayoutUniqueReference}`,
+      ),
+    listPayouts: async ({ query, context }) => ok(await s.payouts.list(context.merchantId, query)),
+    getPayout: async ({ params, context }) => ok(await s.payouts.get(context.merchantId, params.PayoutUniqueReference)),
+    cancelPayout: async ({ params, context }) => ok(await s.payouts.cancel(context.merchantId, params.PayoutUniqueReference)),
+    simulatePayoutRelease: async ({ params, context }) => ok(await s.payouts.release(context.merchantId, params.PayoutUniqueReference)),
+    simulatePayoutFailure: async ({ params, body, context }) =>
+      ok(await s.payouts.simulateFailure(context.merchantId, params.PayoutUniqueReference, body.Reason)),
+    simulatePayoutReturn: async ({ params, body, context }) =>
+      ok(await s.payouts.simulateReturn(context.merchantId, params.PayoutUniqueReference, body.ReturnCode)),
 
-    createWebhook: async ({ body, headers, context }) => {
-      const { body: webhook, replayed } = await s.webhooks.create(merchantOwner(merchantOf(context)), body, headers['idempotency-key']);
-      return { status: 201, body: webhook, replayed, headers: { Location: `/v1/webhooks/${webhook.id}` } };
-    },
-    listWebhooks: async ({ context }) => ({ status: 200, body: await s.webhooks.list(merchantOwner(merchantOf(context))) }),
+    createWebhook: async ({ body, headers, context }) =>
+      created(
+        await s.webhooks.create(merchantOwner(context.merchantId), body, headers['idempotency-key']),
+        (webhook) => `/v1/webhooks/${webhook.id}`,
+      ),
+    listWebhooks: async ({ context }) => ok(await s.webhooks.list(merchantOwner(context.merchantId))),
     deleteWebhook: async ({ query, context }) => {
-      await s.webhooks.remove(merchantOwner(merchantOf(context)), query.id);
-      return { status: 204 };
+      await s.webhooks.remove(merchantOwner(context.merchantId), query.id);
+      return noContent();
     },
-    getWebhook: async ({ params, context }) => ({ status: 200, body: await s.webhooks.get(merchantOwner(merchantOf(context)), params.id) }),
-    updateWebhook: async ({ params, body, context }) => ({
-      status: 200,
-      body: await s.webhooks.update(merchantOwner(merchantOf(context)), params.id, body),
-    }),
-    rotateWebhookSecret: async ({ params, context }) => ({
-      status: 200,
-      body: await s.webhooks.rotateSecret(merchantOwner(merchantOf(context)), params.id),
-    }),
-    testWebhook: async ({ params, context }) => ({
-      status: 200,
-      body: await s.webhookDeliveries.test(merchantOwner(merchantOf(context)), params.id),
-    }),
-    redeliverWebhookDelivery: async ({ params, context }) => ({
-      status: 200,
-      body: await s.webhookDeliveries.redeliver(merchantOwner(merchantOf(context)), params.id, params.deliveryId),
-    }),
-    listWebhookDeliveries: async ({ params, query, context }) => ({
-      status: 200,
-      body: await s.webhookDeliveries.list(merchantOwner(merchantOf(context)), params.id, query),
-    }),
-    listEvents: async ({ query, context }) => ({ status: 200, body: await s.events.list(merchantOwner(merchantOf(context)), query) }),
-    getEvent: async ({ params, context }) => ({
-      status: 200,
-      body: await s.events.get(merchantOwner(merchantOf(context)), params.eventId),
-    }),
+    getWebhook: async ({ params, context }) => ok(await s.webhooks.get(merchantOwner(context.merchantId), params.id)),
+    updateWebhook: async ({ params, body, context }) => ok(await s.webhooks.update(merchantOwner(context.merchantId), params.id, body)),
+    rotateWebhookSecret: async ({ params, context }) => ok(await s.webhooks.rotateSecret(merchantOwner(context.merchantId), params.id)),
+    testWebhook: async ({ params, context }) => ok(await s.webhookDeliveries.test(merchantOwner(context.merchantId), params.id)),
+    redeliverWebhookDelivery: async ({ params, context }) =>
+      ok(await s.webhookDeliveries.redeliver(merchantOwner(context.merchantId), params.id, params.deliveryId)),
+    listWebhookDeliveries: async ({ params, query, context }) =>
+      ok(await s.webhookDeliveries.list(merchantOwner(context.merchantId), params.id, query)),
+    listEvents: async ({ query, context }) => ok(await s.events.list(merchantOwner(context.merchantId), query)),
+    getEvent: async ({ params, context }) => ok(await s.events.get(merchantOwner(context.merchantId), params.eventId)),
   };
 }

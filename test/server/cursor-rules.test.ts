@@ -1,0 +1,86 @@
+// The cursor codec on its own, without a service (server/store/cursor.ts): a cursor reads back as its position on
+// its own list only; anything else (another list's, an edited position, bytes it never issued) is the one
+// bad-cursor problem naming the parameter; bare positions are read only by the lists that issued them; pages split
+// with the next cursor on all but the last.
+import { describe, expect, it } from 'vitest';
+import {
+  badCursor,
+  decodeCursor,
+  encodeCursor,
+  idCursorList,
+  rowsToFetch,
+  splitPage,
+  textCursorList,
+  type CursorList,
+} from '../../server/store/cursor.js';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+const transfers = idCursorList('transfer');
+const payouts = textCursorList('payout', /^po_[0-9a-z]{26}$/, { readsBarePositions: true });
+const reference = 'po_01jd3z8k2m4n6p8q0r2s4t6v8w';
+
+/** The problem a decode throws, as the body's parts. */
+const refusal = <P>(list: CursorList<P>, cursor: string, parameter?: string) => {
+  try {
+    decodeCursor(list, cursor, parameter);
+  } catch (err) {
+    const problem = err as { kind: string; detail: string; status: number; extra: { errors?: unknown[] } };
+    return { kind: problem.kind, status: problem.status, detail: problem.detail, errors: problem.extra.errors };
+  }
+  throw new Error(`the codec read ${cursor}`);
+};
+const refused = (parameter = 'Cursor') => ({
+  kind: 'validation-error',
+  status: 400,
+  detail: 'The cursor is not one this service issued.',
+  errors: [{ parameter, detail: 'unknown cursor' }],
+});
+
+describe('encodeCursor and decodeCursor', () => {
+  it('read back the position on the list that issued it, as the base64url of kind and position', () => {
+    expect(encodeCursor(transfers, 98113)).toBe(b64('transfer:98113'));
+    expect(decodeCursor(transfers, encodeCursor(transfers, 98113))).toBe(98113);
+    expect(decodeCursor(payouts, encodeCursor(payouts, reference))).toBe(reference);
+    expect(decodeCursor(transfers, undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['another list', b64('business:5')],
+    ['an edited position', b64('transfer:abc')],
+    ['a zero id', b64('transfer:0')],
+    ['an id beyond safe integers', b64('transfer:9999999999999999')],
+    ['a bare id on a list that never issued bare ids', b64('98113')],
+    ['bytes it never issued', 'bm90LWEtY3Vyc29y'],
+    ['nothing', ''],
+  ])('refuse %s with the one bad-cursor problem', (_, cursor) => {
+    expect(refusal(transfers, cursor)).toEqual(refused());
+  });
+
+  it('name the parameter the list calls its cursor', () => {
+    expect(refusal(transfers, 'x', 'cursor')).toEqual(refused('cursor'));
+    expect(badCursor('After').extra.errors).toEqual([{ parameter: 'After', detail: 'unknown cursor' }]);
+  });
+
+  it('read a bare position only on a list that issued them before the codec', () => {
+    expect(decodeCursor(payouts, b64(reference))).toBe(reference);
+    expect(refusal(payouts, b64('po_short'))).toEqual(refused());
+    expect(refusal(payouts, b64(`event:${reference}`))).toEqual(refused());
+  });
+});
+
+describe('splitPage', () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: 100 - i }));
+
+  it('fetches one row beyond the page', () => {
+    expect(rowsToFetch(undefined)).toBe(26);
+    expect(rowsToFetch(1)).toBe(2);
+  });
+
+  it('gives the cursor of the last row of a full page, and null on the last page', () => {
+    const full = splitPage(transfers, rows(3), 2, (r) => r.id);
+    expect(full.page).toEqual([{ id: 100 }, { id: 99 }]);
+    expect(decodeCursor(transfers, full.nextCursor!)).toBe(99);
+    expect(splitPage(transfers, rows(2), 2, (r) => r.id)).toEqual({ page: rows(2), nextCursor: null });
+    expect(splitPage(transfers, [], undefined, (r: { id: number }) => r.id)).toEqual({ page: [], nextCursor: null });
+  });
+});
