@@ -1,8 +1,9 @@
 // Payment requests (POST /finance/v1/payment_request, shared by groups C and E), their cancel and the sandbox's
-// simulations, and the two transaction searches. Every change of state goes through payment-transitions.ts; rows
-// leave as payment-views.ts shows them. A payment pays a recipient or counterparty of a linked merchant, over the rail its details
-// allow, in exact minor units. Its idempotency keys, per partner, are `partnerPaymentUniqueId` (kept for ever) and
-// the Idempotency-Key header of every create, both through the one mechanism (store/idempotency.ts).
+// simulations, and the two transaction searches. A payment pays a recipient or counterparty of a linked merchant,
+// over the rail its details allow, in exact minor units. Its idempotency keys, per partner, are
+// `partnerPaymentUniqueId` (kept for ever) and the Idempotency-Key header of every create, both through the one
+// mechanism (store/idempotency.ts). Every change of state goes through payment-transitions.ts; rows leave as
+// payment-views.ts shows them.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
 import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
