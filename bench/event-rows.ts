@@ -1,12 +1,12 @@
 // Stored events in bulk for the `list` part, written straight into the store: each row made by the service's
 // own event writer (`eventRow`: an `evt_` ULID of its time, the envelope inside the body) with the body the
-// payout transitions write (`eventPayload`), four per payout as the engine leaves them: created, processing,
+// payout transitions write (`eventPayload`, payout-views.ts), four per payout as the engine leaves them: created, processing,
 // sent, then completed (or failed, one payout in 25), 1 ms apart, each already dispatched. The payouts
 // themselves are not stored: `listEvents` reads the events alone.
 import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { eventRow } from '../server/events/event-rows.js';
-import { eventPayload } from '../server/payouts/payout-transitions.js';
+import { eventPayload } from '../server/payouts/payout-views.js';
 import type { Store } from '../server/store/database.js';
 import type { EventTable, PayoutState } from '../server/store/schema.js';
 import { reference } from './payout-rows.js';

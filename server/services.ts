@@ -123,7 +123,13 @@ export async function createServices(
   const paymentEngine = new PaymentEngine(
     store,
     rail,
-    { stepMs: config.sandboxStepMs, pollMs: engineSettings(config).pollMs, batchSize: 200, environment },
+    {
+      stepMs: config.sandboxStepMs,
+      pollMs: engineSettings(config).pollMs,
+      batchSize: 200,
+      environment,
+      onProgress: () => dispatcher.wake(),
+    },
     log,
   );
   return {
@@ -160,8 +166,11 @@ export async function createServices(
     payeeUpdates: new PayeeUpdates(store),
     payments: new Payments(store, scope, {
       stepMs: config.sandboxStepMs,
-      onCreated: () => paymentEngine.wake(),
       environment,
+      onChange: () => {
+        paymentEngine.wake();
+        dispatcher.wake();
+      },
     }),
     paymentEngine,
   };

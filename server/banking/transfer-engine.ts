@@ -1,14 +1,16 @@
 // The transfer worker: finds transfers whose next step is due and takes each one step on its settlement (the
-// sandbox's bank, sandbox-settlement.ts; none in production), a batch per transaction. Like the payout engine it
-// holds nothing in memory, so transfers in flight at a stop continue after a restart, and instances on one
-// PostgreSQL share the work (FOR UPDATE SKIP LOCKED). A batch is taken in the order of the accounts it changes, the order every debit
-// locks accounts in, so the engine and a new transfer never wait on each other in a cycle.
+// sandbox's bank, sandbox-settlement.ts, which changes state only through transfer-transitions.ts; none in
+// production). Due transfers are claimed as every engine claims its work (workers/due-work.ts): a batch per
+// transaction, FOR UPDATE SKIP LOCKED on PostgreSQL, nothing held in memory. A batch is stepped in the order of the
+// accounts it changes, the order every debit locks accounts in, so the engine and a new transfer never wait on each
+// other in a cycle.
 import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Environment } from '../environment.js';
 import type { BankingTransferTable } from '../store/banking-schema.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
+import { claimDue } from '../workers/due-work.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 
 type Row = Selectable<BankingTransferTable>;
@@ -32,7 +34,7 @@ export interface TransferEngineSettings {
   environment: Environment;
   pollMs: number;
   batchSize: number;
-  /** Called after a round that moved a transfer (the webhook dispatcher listens). */
+  /** Called after a round that moved a transfer, after its commit (the webhook dispatcher listens). */
   onProgress?: () => void;
 }
 
@@ -53,23 +55,17 @@ export class TransferEngine {
   /** Look for due transfers now (after a creation), instead of at the next poll. */
   wake = (): void => this.worker.wake();
 
-  /** One round: steps up to batchSize due transfers in one transaction; returns how many it took. */
-  async round(now = Date.now()): Promise<number> {
-    const taken = await this.store.db.transaction().execute(async (trx) => {
-      let query = trx
-        .selectFrom('banking_transfers')
-        .selectAll()
-        .where('next_step_at', 'is not', null)
-        .where('next_step_at', '<=', now)
-        .orderBy('next_step_at')
-        .limit(this.settings.batchSize);
-      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const due = await query.execute();
+  /**
+   * One round: steps up to batchSize due transfers, claimed and stepped in one transaction (workers/due-work.ts);
+   * returns how many it took. The dispatcher is woken when a step moved a transfer (and wrote its event).
+   */
+  round(now = Date.now()): Promise<number> {
+    const { batchSize, onProgress } = this.settings;
+    return claimDue(this.store, 'banking_transfers', { now, batchSize, onProgress }, async (trx, due) => {
       due.sort((a, b) => Number(a.account_id) - Number(b.account_id) || Number(a.id) - Number(b.id));
-      for (const row of due) await this.settlement(trx, row, now, this.settings);
-      return due.length;
+      let moved = 0;
+      for (const row of due) if ((await this.settlement(trx, row, now, this.settings)).status !== row.status) moved++;
+      return moved;
     });
-    if (taken > 0) this.settings.onProgress?.();
-    return taken;
   }
 }

@@ -1,13 +1,27 @@
 // Moves partner payments through the payout states on the rail (the sandbox's, or none in production), as the
-// payout engine moves payouts: one compare-and-set per step, each step recorded in the payment's status history with its
-// `payment.<state>` event (payment-events.ts); the post date is set when a payment completes. Claims rows with FOR UPDATE SKIP LOCKED on PostgreSQL.
+// payout engine moves payouts: each step through the transitions (payment-transitions.ts: a compare-and-set, the
+// status history row and the `payment.<state>` events). Due payments are claimed as every engine claims its work
+// (workers/due-work.ts): a batch per transaction, FOR UPDATE SKIP LOCKED on PostgreSQL, nothing held in memory; after
+// a round that moved one, the webhook dispatcher is woken (`onProgress`).
 import type { Logger } from 'pino';
 import type { Environment } from '../environment.js';
-import { finalStates, type PayoutRail } from '../rails/payout-rail.js';
+import type { PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../store/database.js';
-import type { PayoutState } from '../store/schema.js';
+import { claimDue } from '../workers/due-work.js';
 import { PollingWorker } from '../workers/polling-worker.js';
-import { recordPaymentChange } from './payment-events.js';
+import { transitionPayment } from './payment-transitions.js';
+
+export interface PaymentEngineSettings {
+  /** Pause between a payment's steps (SANDBOX_STEP_MS). */
+  stepMs: number;
+  /** How often to look for due payments when nothing wakes the engine. */
+  pollMs: number;
+  /** Payments stepped per round. */
+  batchSize: number;
+  environment: Environment;
+  /** Called after a round that moved a payment, after its commit (the webhook dispatcher listens). */
+  onProgress?: () => void;
+}
 
 export class PaymentEngine {
   private readonly worker: PollingWorker;
@@ -15,7 +29,7 @@ export class PaymentEngine {
   constructor(
     private readonly store: Store,
     private readonly rail: PayoutRail,
-    private readonly settings: { stepMs: number; pollMs: number; batchSize: number; environment: Environment },
+    private readonly settings: PaymentEngineSettings,
     log: Logger,
   ) {
     this.worker = new PollingWorker('payment-engine', () => this.round(), settings, log);
@@ -23,48 +37,23 @@ export class PaymentEngine {
 
   start = (): void => this.worker.start();
   stop = (): Promise<void> => this.worker.stop();
+  /** Look for due payments now (after a creation), instead of at the next poll. */
   wake = (): void => this.worker.wake();
 
-  async round(now = Date.now()): Promise<number> {
-    const due = await this.store.db
-      .selectFrom('payments')
-      .select('payment_id')
-      .where('next_step_at', 'is not', null)
-      .where('next_step_at', '<=', now)
-      .orderBy('next_step_at')
-      .limit(this.settings.batchSize)
-      .execute();
-    for (const { payment_id } of due) await this.step(Number(payment_id), now);
-    return due.length;
-  }
-
-  private async step(paymentId: number, now: number): Promise<void> {
-    await this.store.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('payments').selectAll().where('payment_id', '=', paymentId).where('next_step_at', '<=', now);
-      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const row = await query.executeTakeFirst();
-      if (!row) return;
-      const next = this.rail.next(row.status as PayoutState, { account_number: row.account_number, iban: null });
-      if (!next) {
-        // Held by the rail: it stays in its state and is not looked at again (no step is due).
-        await trx.updateTable('payments').set({ next_step_at: null }).where('payment_id', '=', paymentId).execute();
-        return;
+  /** One round: steps up to batchSize due payments in one transaction; returns how many it took. */
+  round(now = Date.now()): Promise<number> {
+    const { batchSize, onProgress, stepMs, environment } = this.settings;
+    return claimDue(this.store, 'payments', { now, batchSize, onProgress }, async (trx, due) => {
+      const held: number[] = [];
+      let moved = 0;
+      for (const row of due) {
+        const next = this.rail.next(row.status, { account_number: row.account_number, iban: null });
+        if (!next) held.push(row.payment_id);
+        else if (await transitionPayment(trx, row, next.to, { now, environment, nextStepAt: now + stepMs })) moved++;
       }
-      const final = finalStates.has(next.to);
-      const updated = await trx
-        .updateTable('payments')
-        .set({
-          status: next.to,
-          processing_status: next.to,
-          updated_at: now,
-          next_step_at: final ? null : now + this.settings.stepMs,
-          ...(next.to === 'completed' ? { post_date: now } : {}),
-        })
-        .where('payment_id', '=', paymentId)
-        .where('status', '=', row.status)
-        .returningAll()
-        .executeTakeFirst();
-      if (updated) await recordPaymentChange(trx, updated, next.to, now, this.settings.environment);
+      // What the rail holds stays in its state and is not looked at again (no step is due).
+      if (held.length > 0) await trx.updateTable('payments').set({ next_step_at: null }).where('payment_id', 'in', held).execute();
+      return moved;
     });
   }
 }

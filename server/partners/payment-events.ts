@@ -1,28 +1,28 @@
-// A payment request's changes of state, recorded the one way: its status history (`payment_status_changes`) and
-// its event (`payment.created`, then `payment.<state>`), carrying the payment as `getPayment` shows it, in the
-// transaction that made the change. The events go to the merchant the payment is for (its webhook registrations,
-// its events API), like payouts' events, and, while the partner that requested the payment is linked to that
-// merchant, to that partner too: a copy of its own (its own id, the same body otherwise), which the partner's
-// registrations receive and its events API lists (events/owners.ts). Once the merchant is unlinked, its payments'
-// later events are the merchant's only.
+// A payment's events: `payment.created`, then `payment.<state>` for each state it enters (written by its transitions,
+// payment-transitions.ts, with the status history row, in the transaction that made the change), and `noc.received`
+// for a notification of change, each carrying the payment as `getPayment` shows it (payment-views.ts). The events
+// go to the merchant the payment is for (its webhook registrations, its events API), like payouts' events, and,
+// while the partner that requested the payment is linked to that merchant, to that partner too: a copy of its own
+// (its own id, the same body otherwise), which the partner's registrations receive and its events API lists
+// (events/owners.ts). Once the merchant is unlinked, its payments' later events are the merchant's only.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../generated/merchant/schema.js';
 import type { Environment } from '../environment.js';
 import { eventRow, type NewEvent } from '../events/event-rows.js';
 import type { Database, PaymentState, PaymentTable } from '../store/schema.js';
 import { isoTimestamp } from '../store/timestamps.js';
-import { toPayment } from './payments.js';
+import { toPayment } from './payment-views.js';
 
 type Schemas = components['schemas'];
 
-export async function recordPaymentChange(
+/** `payment.<status>`: the payment entered `status` (only its transitions call this). */
+export async function recordPaymentEvent(
   db: Kysely<Database>,
   row: Selectable<PaymentTable>,
   status: PaymentState,
   at: number,
   environment: Environment,
 ): Promise<void> {
-  await db.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status, at }).execute();
   const payment = toPayment(row);
   await recordForFollowers(db, row, {
     type: `payment.${status}` as const,

@@ -1,95 +1,29 @@
-// Payment requests (POST /finance/v1/payment_request, shared by groups C and E) and the two transaction
-// searches. A payment pays a recipient or counterparty of a linked merchant, over the rail its details
-// allow, in exact minor units. Its idempotency keys, per partner, are `partnerPaymentUniqueId` (kept for ever) and
-// the Idempotency-Key header of every create, both through the one mechanism (store/idempotency.ts).
+// Payment requests (POST /finance/v1/payment_request, shared by groups C and E), their cancel and the sandbox's
+// simulations, and the two transaction searches. A payment pays a recipient or counterparty of a linked merchant,
+// over the rail its details allow, in exact minor units. Its idempotency keys, per partner, are
+// `partnerPaymentUniqueId` (kept for ever) and the Idempotency-Key header of every create, both through the one
+// mechanism (store/idempotency.ts). Every change of state goes through payment-transitions.ts; rows leave as
+// payment-views.ts shows them.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
 import type { components as C } from '../../generated/partner/schema.js';
 import type { components as E } from '../../generated/counterparty/schema.js';
 import { Problem, bodyField } from '../problems.js';
 import type { RequestContext } from '../auth/principal.js';
-import { currencyExponents, toDecimalString, toMinorUnits } from '../money/currencies.js';
-import { lastFour, lastFourOrNull } from '../personal-data/masking.js';
+import { currencyExponents, toMinorUnits } from '../money/currencies.js';
 import type { Environment } from '../environment.js';
 import type { Store } from '../store/database.js';
 import { claimOf, idempotent, requestHash } from '../store/idempotency.js';
-import { metadataOf, storedMetadata } from '../store/metadata.js';
+import { storedMetadata } from '../store/metadata.js';
 import type { Database, PaymentTable } from '../store/schema.js';
-import { isoTimestamp, optionalTimestamp } from '../store/timestamps.js';
-import { notificationOfChangeOf } from '../money/notification-of-change.js';
+import { optionalTimestamp } from '../store/timestamps.js';
 import { linkedTo, type PartnerScope, requireOwnPartnerId } from './partner-scope.js';
-import { recordPaymentChange, recordPaymentNoc } from './payment-events.js';
-import { cancelIfCreated } from './payment-cancellation.js';
+import { recordPaymentNoc } from './payment-events.js';
+import { recordPaymentCreated, transitionPayment } from './payment-transitions.js';
+import { type Payment, type Transaction, toPayment, toTransaction } from './payment-views.js';
 import { payeeAccountNumber } from './recipients.js';
 
 type CS = C['schemas'];
 type ES = E['schemas'];
-export type Payment = CS['Payment'];
-export type Transaction = CS['Transaction'];
-
-export function toPayment(row: Selectable<PaymentTable>): Payment {
-  return {
-    paymentId: Number(row.payment_id),
-    payeeId: Number(row.payee_id),
-    merchantAccountNumber: lastFourOrNull(row.merchant_account_number),
-    amount: toDecimalString(Number(row.amount_minor), row.currency),
-    currency: row.currency,
-    paymentMethodType: row.payment_method_type,
-    description: row.description,
-    externalId: row.external_id,
-    internalNote: row.internal_note,
-    partnerId: Number(row.partner_id),
-    merchantId: Number(row.merchant_id),
-    partnerPaymentUniqueId: row.partner_payment_unique_id,
-    status: row.status,
-    route: row.route,
-    returnCode: row.return_code,
-    returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    notificationOfChange: notificationOfChangeOf<CS['PaymentNotificationOfChange']['correctedData']>(row),
-    createdOn: isoTimestamp(row.created_at),
-    updatedOn: isoTimestamp(row.updated_at),
-    metadata: metadataOf(row.metadata),
-  } as Payment;
-}
-
-function toTransaction(row: Selectable<PaymentTable>, history: { status: Transaction['transactionStatus']; at: number }[]): Transaction {
-  return {
-    paymentId: Number(row.payment_id),
-    externalId: row.external_id,
-    partnerPaymentUniqueId: row.partner_payment_unique_id,
-    partnerId: row.partner_id === null ? null : Number(row.partner_id),
-    merchantId: Number(row.merchant_id),
-    payeeId: Number(row.payee_id),
-    productId: row.product_id === null ? null : Number(row.product_id),
-    amount: toDecimalString(Number(row.amount_minor), row.currency),
-    currency: row.currency,
-    direction: row.direction,
-    transactionType: row.route,
-    paymentMethodType: row.payment_method_type,
-    transactionStatus: row.status,
-    processingStatus: row.processing_status,
-    reconStatus: row.recon_status,
-    accountNumber: lastFour(row.account_number),
-    description: row.description,
-    batchId: null,
-    linkedPaymentId: null,
-    isAchNoc: false,
-    loadedFromFile: false,
-    originalFileName: null,
-    settlementFileName: null,
-    wireFileHandle: null,
-    requesterIpAddress: row.requester_ip,
-    requesterUsername: row.requester_username,
-    postDate: row.post_date === null ? null : isoTimestamp(row.post_date),
-    returnCode: row.return_code,
-    returnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    notificationOfChange: notificationOfChangeOf<CS['PaymentNotificationOfChange']['correctedData']>(row),
-    createdOn: isoTimestamp(row.created_at),
-    updatedOn: isoTimestamp(row.updated_at),
-    statusHistory: history.map((h) => ({ status: h.status, at: isoTimestamp(h.at) })),
-    metadata: metadataOf(row.metadata),
-  } as Transaction;
-}
-
 type PaymentRow = Selectable<PaymentTable>;
 
 /**
@@ -107,7 +41,12 @@ export class Payments {
   constructor(
     private readonly store: Store,
     private readonly scope: PartnerScope,
-    private readonly settings: { stepMs: number; onCreated?: () => void; environment: Environment },
+    private readonly settings: {
+      stepMs: number;
+      environment: Environment;
+      /** Called after a payment is created or changed outside the engine, so the engine and the dispatcher look at once. */
+      onChange?: () => void;
+    },
   ) {}
 
   /**
@@ -138,7 +77,7 @@ export class Payments {
       run: (trx) => this.insert(trx, partnerId, body, context),
       current: (first: Payment) => this.get(partnerId, first.paymentId),
     });
-    if (!result.replayed) this.settings.onCreated?.();
+    if (!result.replayed) this.settings.onChange?.();
     // Either replay shows the payment as it is now; a repeated unique id answers 200, as its contract says.
     const status = result.replayed && result.replayOf === byUniqueId ? 200 : (result.status as 201);
     return { status, body: result.body, replayed: result.replayed };
@@ -200,7 +139,7 @@ export class Payments {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordPaymentChange(trx, row, 'created', now, this.settings.environment);
+    await recordPaymentCreated(trx, row, now, this.settings.environment);
     return { status: 201 as const, body: toPayment(row) };
   }
 
@@ -211,18 +150,22 @@ export class Payments {
 
   /** Cancels a payment still in `created`; a cancelled one is returned as is; any other state is a 409. */
   async cancel(partnerId: number, paymentId: number): Promise<Payment> {
-    return this.store.db.transaction().execute(async (trx) => {
+    const { row, cancelled } = await this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
-      if (row.status === 'cancelled') return toPayment(row);
+      if (row.status === 'cancelled') return { row };
       // The engine may start processing between the read and the update: the compare-and-set decides.
-      const cancelled = row.status === 'created' ? await cancelIfCreated(trx, paymentId, this.settings.environment) : undefined;
-      if (cancelled) return toPayment(cancelled);
+      const environment = this.settings.environment;
+      const cancelled =
+        row.status === 'created' ? await transitionPayment(trx, row, 'cancelled', { now: Date.now(), environment }) : undefined;
+      if (cancelled) return { row: cancelled, cancelled };
       const now = await trx.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
       throw new Problem(
         'payment-not-cancellable',
         `Payment ${paymentId} is ${now.status}; only a payment that has not started processing can be cancelled.`,
       );
     });
+    if (cancelled) this.settings.onChange?.();
+    return toPayment(row);
   }
 
   /**
@@ -230,20 +173,18 @@ export class Payments {
    * compare-and-set on `completed`; any other state is a 409. Not mounted in production (groups/registry.ts).
    */
   async simulateReturn(partnerId: number, paymentId: number, returnCode: string): Promise<Payment> {
-    return this.store.db.transaction().execute(async (trx) => {
+    const returned = await this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
-      const now = Date.now();
-      const returned = await trx
-        .updateTable('payments')
-        .set({ status: 'returned', processing_status: 'returned', return_code: returnCode, returned_at: now, updated_at: now })
-        .where('payment_id', '=', paymentId)
-        .where('status', '=', 'completed')
-        .returningAll()
-        .executeTakeFirst();
+      const environment = this.settings.environment;
+      const returned =
+        row.status === 'completed'
+          ? await transitionPayment(trx, row, 'returned', { now: Date.now(), environment, returnCode })
+          : undefined;
       if (!returned) throw new Problem('conflict', `Payment ${paymentId} is ${row.status}; only a completed payment is returned.`);
-      await recordPaymentChange(trx, returned, 'returned', now, this.settings.environment);
-      return toPayment(returned);
+      return returned;
     });
+    this.settings.onChange?.();
+    return toPayment(returned);
   }
 
   /**
@@ -255,7 +196,7 @@ export class Payments {
     paymentId: number,
     body: CS['PaymentNotificationOfChangeSimulationRequest'],
   ): Promise<Payment> {
-    return this.store.db.transaction().execute(async (trx) => {
+    const changed = await this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       if (row.route !== 'ACH' || !['processing', 'sent', 'completed', 'returned'].includes(row.status))
         throw new Problem(
@@ -270,8 +211,10 @@ export class Payments {
         .returningAll()
         .executeTakeFirstOrThrow();
       await recordPaymentNoc(trx, changed, now, this.settings.environment);
-      return toPayment(changed);
+      return changed;
     });
+    this.settings.onChange?.();
+    return toPayment(changed);
   }
 
   private async linkedPayment(db: Kysely<Database>, partnerId: number, paymentId: number): Promise<PaymentRow> {

@@ -1,9 +1,10 @@
-// The payout worker: finds payouts whose next step is due and moves each one step on its rail (compare-and-set
-// plus event), a batch of them per transaction. Nothing is held in memory, so payouts in flight when the
-// process stops continue after a restart, and several instances on one PostgreSQL share the work: each
-// claims rows with FOR UPDATE SKIP LOCKED.
+// The payout worker: finds payouts whose next step is due and moves each one step on its rail, through the
+// transitions (payout-transitions.ts: compare-and-set plus event). Due payouts are claimed as every engine claims
+// its work (workers/due-work.ts): a batch per transaction, FOR UPDATE SKIP LOCKED on PostgreSQL, nothing held in
+// memory, so payouts in flight when the process stops continue after a restart and instances share the work.
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.js';
+import { claimDue } from '../workers/due-work.js';
 import { PollingWorker } from '../workers/polling-worker.js';
 import type { PayoutRail, RailStep } from '../rails/payout-rail.js';
 import type { PayoutState } from '../store/schema.js';
@@ -18,7 +19,7 @@ export interface PayoutEngineSettings {
   batchSize: number;
   /** Pause before a round asked for during the previous one, to take a burst of new payouts together. */
   settleMs?: number;
-  /** Called after each round that moved at least one payout (the webhook dispatcher listens). */
+  /** Called after each round that moved at least one payout, after its commit (the webhook dispatcher listens). */
   onProgress?: () => void;
 }
 
@@ -40,23 +41,12 @@ export class PayoutEngine {
   wake = (): void => this.worker.wake();
 
   /**
-   * One round: steps up to batchSize due payouts, all in one transaction (one commit per round, not one per
-   * payout: commits are what a store does slowest); returns how many it took. On PostgreSQL the rows are
-   * claimed FOR UPDATE SKIP LOCKED, so instances take disjoint batches, and a cancel waits for the round.
+   * One round: steps up to batchSize due payouts, claimed and moved in one transaction (workers/due-work.ts);
+   * returns how many it took. A cancel of a claimed payout waits for the round on PostgreSQL.
    */
-  async round(now = Date.now()): Promise<number> {
-    let moved = 0;
-    const taken = await this.store.db.transaction().execute(async (trx) => {
-      let query = trx
-        .selectFrom('payouts')
-        .selectAll()
-        .where('next_step_at', 'is not', null)
-        .where('next_step_at', '<=', now)
-        .orderBy('next_step_at')
-        .limit(this.settings.batchSize);
-      if (this.store.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const due = await query.execute();
-      if (due.length === 0) return 0;
+  round(now = Date.now()): Promise<number> {
+    const { batchSize, onProgress } = this.settings;
+    return claimDue(this.store, 'payouts', { now, batchSize, onProgress }, async (trx, due) => {
       const accountIds = [...new Set(due.map((row) => row.account_id))];
       const accounts = new Map(
         (await trx.selectFrom('payee_accounts').select(['id', 'account_number', 'iban']).where('id', 'in', accountIds).execute()).map(
@@ -80,13 +70,12 @@ export class PayoutEngine {
       }
       // What the rail holds stays in its state and is not looked at again (no step is due).
       if (held.length > 0) await trx.updateTable('payouts').set({ next_step_at: null }).where('reference', 'in', held).execute();
+      let moved = 0;
       for (const { from, next, references } of steps.values()) {
         const options = { reasons: next.reasons, nextStepAt: now + this.settings.stepMs, now };
         moved += (await transition(trx, references, from, next.to, options)).length;
       }
-      return due.length;
+      return moved;
     });
-    if (moved > 0) this.settings.onProgress?.();
-    return taken;
   }
 }

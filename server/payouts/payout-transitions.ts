@@ -2,20 +2,13 @@
 // entered, in one transaction (the outbox). When two callers race (cancel and the engine), exactly one
 // update matches and the other sees no row changed.
 import type { Kysely, Selectable } from 'kysely';
-import type { components } from '../../generated/merchant/schema.js';
-import { toDecimalString } from '../money/currencies.js';
+import { eventRow } from '../events/event-rows.js';
 import { finalStates, type PayoutReason } from '../rails/payout-rail.js';
-import { eventRow, type EventEnvelope } from '../events/event-rows.js';
 import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
-import { metadataOf } from '../store/metadata.js';
-import { isoTimestamp } from '../store/timestamps.js';
+import { eventPayload } from './payout-views.js';
 
-type Schemas = components['schemas'];
-export type Payout = Schemas['Payout'];
-export type PayoutEventPayload = Schemas['PayoutEvent'];
-
-/** The next state each non-final state may move to. */
-export const allowedTransitions: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
+/** The states each state may move to (none from a final one): the only moves `transition` makes. */
+export const allowedPayoutTransitions: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
   created: ['processing', 'cancelled'],
   processing: ['sent', 'failed'],
   sent: ['completed', 'failed'],
@@ -25,45 +18,6 @@ export const allowedTransitions: Readonly<Record<PayoutState, readonly PayoutSta
   cancelled: [],
   returned: [],
 };
-
-export function toPayout(row: Selectable<PayoutTable>): Payout {
-  return {
-    PayoutUniqueReference: row.reference,
-    MerchantId: Number(row.merchant_id),
-    PayeeId: Number(row.payee_id),
-    PayeeAccountId: row.account_id,
-    Amount: toDecimalString(Number(row.amount_minor), row.currency),
-    Currency: row.currency,
-    Description: row.description,
-    Status: row.status,
-    Reasons: JSON.parse(row.reasons) as PayoutReason[],
-    ReturnCode: row.return_code,
-    ReturnedOn: row.returned_at === null ? null : isoTimestamp(row.returned_at),
-    CreatedOn: isoTimestamp(row.created_at),
-    UpdatedOn: isoTimestamp(row.updated_at),
-    metadata: metadataOf(row.metadata),
-  };
-}
-
-export function eventPayload(
-  envelope: EventEnvelope<`payout.${PayoutState}`>,
-  row: Pick<PayoutTable, 'reference' | 'amount_minor' | 'currency' | 'return_code' | 'metadata'>,
-  state: PayoutState,
-  at: number,
-  reasons: PayoutReason[],
-): PayoutEventPayload {
-  return {
-    ...envelope,
-    payout_request_id: row.reference,
-    amount: toDecimalString(Number(row.amount_minor), row.currency),
-    currency: row.currency,
-    metadata: metadataOf(row.metadata),
-    timestamp: isoTimestamp(at),
-    state,
-    ...(reasons.length > 0 ? { reasons } : {}),
-    ...(state === 'returned' && row.return_code !== null ? { return_code: row.return_code } : {}),
-  };
-}
 
 type EventSource = Pick<
   PayoutTable,
@@ -80,6 +34,7 @@ const payoutEventRow = (row: EventSource, state: PayoutState, at: number, reason
     body: (envelope) => eventPayload(envelope, row, state, at, reasons),
   });
 
+/** The event of a payout's first state (`payout.created`), written with the new payout. */
 export async function recordEvent(
   db: Kysely<Database>,
   row: EventSource,
@@ -106,7 +61,7 @@ export async function transition(
   to: PayoutState,
   options: { reasons?: PayoutReason[]; nextStepAt: number | null; now?: number; returnCode?: string },
 ): Promise<Selectable<PayoutTable>[]> {
-  if (!allowedTransitions[from].includes(to)) throw new Error(`A payout cannot go from ${from} to ${to}.`);
+  if (!allowedPayoutTransitions[from].includes(to)) throw new Error(`A payout cannot go from ${from} to ${to}.`);
   if ((to === 'returned') !== (options.returnCode !== undefined)) throw new Error('A return, and only a return, has a return code.');
   if (references.length === 0) return [];
   const now = options.now ?? Date.now();

@@ -17,7 +17,8 @@ import type { Database, PayoutState, PayoutTable } from '../store/schema.js';
 import { claimOf, idempotent, type StoredResponse } from '../store/idempotency.js';
 import { metadataMatches, storedMetadata } from '../store/metadata.js';
 import { optionalTimestamp } from '../store/timestamps.js';
-import { recordEvent, toPayout, transition, type Payout } from './payout-transitions.js';
+import { recordEvent, transition } from './payout-transitions.js';
+import { toPayout, type Payout } from './payout-views.js';
 import type { Kysely, Selectable } from 'kysely';
 import { decodeCursor, splitPage, textCursorList } from '../store/cursor.js';
 

@@ -1,8 +1,9 @@
 // Cancelling payment requests (`cancelPayment`, groups C and E) over real HTTP on each store, with the payment
 // engine driven by hand on the sandbox's pacing (SANDBOX_STEP_MS): a payment waits one step before processing
 // starts, and only then. Before, a cancel wins and is answered again unchanged; after, it is refused with 409 and the
-// payment goes on; when a cancel races the engine's first step, exactly one of them wins.
-import { beforeAll, describe, expect, it } from 'vitest';
+// payment goes on; when a cancel races the engine's first step, exactly one of them wins. A round that moved a payment
+// wakes the webhook dispatcher.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/partner/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
@@ -133,5 +134,20 @@ describe.each(stores)('cancelling payments on $name', (kind) => {
       outcomes.add(final.status);
     }
     expect([...outcomes].sort()).toEqual(['cancelled', 'completed']);
+  });
+
+  it('wakes the webhook dispatcher after a round that moved a payment, not after one that moved none', async () => {
+    const made = await pay();
+    const wake = vi.spyOn(service.services.dispatcher, 'wake');
+    try {
+      // Not due yet: the round takes nothing and writes no event.
+      expect(await service.services.paymentEngine.round(Date.now())).toBe(0);
+      expect(wake).not.toHaveBeenCalled();
+      expect(await tick()).toBe(1);
+      expect((await read(made)).status).toBe('processing');
+      expect(wake).toHaveBeenCalledTimes(1);
+    } finally {
+      wake.mockRestore();
+    }
   });
 });
