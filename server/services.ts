@@ -156,7 +156,10 @@ export async function createServices(
     dispatcher,
     banking: new Banking(store, log, {
       stepMs: config.sandboxStepMs,
-      onCreated: () => transferEngine.wake(),
+      onChange: () => {
+        transferEngine.wake();
+        dispatcher.wake();
+      },
       environment,
       firstDecision: sandbox ? sandboxDecision : noDecision,
     }),

@@ -32,13 +32,13 @@ export class Banking {
   readonly accountNumbers: AccountNumbers;
 
   constructor(store: Store, log: Logger, settings: BankingSettings) {
-    const { environment, firstDecision, ...transfers } = settings;
+    const { environment, firstDecision, onChange, ...transfers } = settings;
     this.businesses = new Businesses(store);
-    this.verifications = new Verifications(store, { environment, firstDecision });
+    this.verifications = new Verifications(store, { environment, firstDecision, onChange });
     this.counterparties = new Counterparties(store);
     this.accounts = new BankAccounts(store);
-    this.transfers = new Transfers(store, { environment, ...transfers });
-    this.simulations = new Simulations(store, this.verifications, { environment });
+    this.transfers = new Transfers(store, { environment, onChange, ...transfers });
+    this.simulations = new Simulations(store, this.verifications, { environment, onChange });
     this.reads = new BankingReads(store);
     this.transferReads = new TransferReads(store);
     this.statements = new AccountStatements(store);

@@ -47,13 +47,20 @@ export class Simulations {
   constructor(
     private readonly store: Store,
     private readonly verifications: Verifications,
-    private readonly settings: { environment: Environment },
+    private readonly settings: { environment: Environment; onChange?: () => void },
   ) {
     this.reads = new TransferReads(store);
   }
 
   /** What a replayed create answers: the resource as it is now. */
   private readonly reads: TransferReads;
+
+  /** A simulation's write, once committed: the engine and the dispatcher are told (not for a replay, which wrote nothing). */
+  private async changed<T extends object>(write: Promise<T>): Promise<T> {
+    const result = await write;
+    if (!('replayed' in result && result.replayed)) this.settings.onChange?.();
+    return result;
+  }
 
   /**
    * The merchant's transfer, locked for the rest of the transaction (PostgreSQL), or not-found (another merchant's is
@@ -86,101 +93,107 @@ export class Simulations {
         errors: [bodyField('currency', 'only USD')],
       });
     const amountMinor = toMinorUnits(body.amount, body.currency, { amount: 'amount', currency: 'currency' });
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'simulateInboundTransfer', key, body), {
-      current: (first: Transfer) => this.reads.get(merchantId, first.id),
-      run: async (trx) => {
-        const found = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
-        const account = (await lockAccounts(trx, this.store.dialect, [Number(found.id)])).get(Number(found.id))!;
-        await checkActive(trx, account, 'accountId');
-        const now = Date.now();
-        const rail = body.rail === 'ACH' ? 'INBOUND_ACH' : 'INBOUND_WIRE';
-        const pending = await trx
-          .insertInto('banking_transfers')
-          .values({
-            merchant_id: merchantId,
-            business_id: Number(account.business_id),
-            type: rail,
-            status: 'pending',
-            amount_minor: amountMinor,
-            currency: 'USD',
-            ledger_amount_minor: amountMinor,
-            account_id: Number(account.id),
-            from_account_id: null,
-            from_counterparty_id: null,
-            from_name: body.originatorName,
-            from_number_last4: '0000',
-            to_account_id: Number(account.id),
-            to_counterparty_id: null,
-            to_name: account.account_name,
-            to_number_last4: lastFour(account.account_number),
-            description: body.description ?? null,
-            external_id: null,
-            ach: null,
-            wire: null,
-            funding_transfer_id: null,
-            reasons: '[]',
-            next_step_at: null,
-            return_code: null,
-            returned_at: null,
-            change_code: null,
-            corrected_data: null,
-            noc_received_at: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
-        await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
-        await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
-        const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
-        return { status: 201, body: await transferView(trx, completed, now) };
-      },
-    });
+    return this.changed(
+      idempotent(this.store, claimOf(`merchant:${merchantId}`, 'simulateInboundTransfer', key, body), {
+        current: (first: Transfer) => this.reads.get(merchantId, first.id),
+        run: async (trx) => {
+          const found = await findAccount(trx, merchantId, body.accountId, bodyField('accountId', 'unknown account'));
+          const account = (await lockAccounts(trx, this.store.dialect, [Number(found.id)])).get(Number(found.id))!;
+          await checkActive(trx, account, 'accountId');
+          const now = Date.now();
+          const rail = body.rail === 'ACH' ? 'INBOUND_ACH' : 'INBOUND_WIRE';
+          const pending = await trx
+            .insertInto('banking_transfers')
+            .values({
+              merchant_id: merchantId,
+              business_id: Number(account.business_id),
+              type: rail,
+              status: 'pending',
+              amount_minor: amountMinor,
+              currency: 'USD',
+              ledger_amount_minor: amountMinor,
+              account_id: Number(account.id),
+              from_account_id: null,
+              from_counterparty_id: null,
+              from_name: body.originatorName,
+              from_number_last4: '0000',
+              to_account_id: Number(account.id),
+              to_counterparty_id: null,
+              to_name: account.account_name,
+              to_number_last4: lastFour(account.account_number),
+              description: body.description ?? null,
+              external_id: null,
+              ach: null,
+              wire: null,
+              funding_transfer_id: null,
+              reasons: '[]',
+              next_step_at: null,
+              return_code: null,
+              returned_at: null,
+              change_code: null,
+              corrected_data: null,
+              noc_received_at: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
+          await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
+          await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
+          const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
+          return { status: 201, body: await transferView(trx, completed, now) };
+        },
+      }),
+    );
   }
 
   /** Decides a pending or processing ACH or wire transfer now: completed or failed. */
   async settle(merchantId: number, transferId: number, to: 'completed' | 'failed'): Promise<Transfer> {
-    return this.store.db.transaction().execute(async (trx) => {
-      let row = await this.transfer(trx, merchantId, transferId);
-      if (!['pending', 'processing'].includes(row.status) || row.type === 'INTERNAL')
-        throw new Problem(
-          'conflict',
-          `Transfer ${transferId} is ${row.status}; only a pending or processing ACH or wire transfer settles.`,
-        );
-      const now = Date.now();
-      if (row.status === 'pending')
-        row = await transitionTransfer(trx, row, 'processing', { now, environment: this.settings.environment, ...submitted(row, now) });
-      row =
-        to === 'completed'
-          ? await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment })
-          : await transitionTransfer(trx, row, 'failed', {
-              now,
-              environment: this.settings.environment,
-              reasons: [{ code: 'network_rejected', networkCode: null, message: 'Rejected by a simulated settlement.' }],
-            });
-      return transferView(trx, row, now);
-    });
+    return this.changed(
+      this.store.db.transaction().execute(async (trx) => {
+        let row = await this.transfer(trx, merchantId, transferId);
+        if (!['pending', 'processing'].includes(row.status) || row.type === 'INTERNAL')
+          throw new Problem(
+            'conflict',
+            `Transfer ${transferId} is ${row.status}; only a pending or processing ACH or wire transfer settles.`,
+          );
+        const now = Date.now();
+        if (row.status === 'pending')
+          row = await transitionTransfer(trx, row, 'processing', { now, environment: this.settings.environment, ...submitted(row, now) });
+        row =
+          to === 'completed'
+            ? await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment })
+            : await transitionTransfer(trx, row, 'failed', {
+                now,
+                environment: this.settings.environment,
+                reasons: [{ code: 'network_rejected', networkCode: null, message: 'Rejected by a simulated settlement.' }],
+              });
+        return transferView(trx, row, now);
+      }),
+    );
   }
 
   /** Returns a completed ACH or wire transfer with the code given: reversing entries, status `returned`. */
   async returnTransfer(merchantId: number, transferId: number, returnCode: string): Promise<Transfer> {
-    return this.store.db.transaction().execute(async (trx) => {
-      const row = await this.transfer(trx, merchantId, transferId);
-      if (row.status !== 'completed' || !['ACH_PULL', 'ACH_PUSH', 'WIRE_DOMESTIC', 'WIRE_INTERNATIONAL'].includes(row.type))
-        throw new Problem(
-          'conflict',
-          `Transfer ${transferId} is a ${row.status} ${row.type} transfer; only a completed ACH or wire transfer is returned.`,
-        );
-      const now = Date.now();
-      const returned = await transitionTransfer(trx, row, 'returned', {
-        now,
-        environment: this.settings.environment,
-        reasons: [returnReason(returnCode)],
-        returnCode,
-      });
-      return transferView(trx, returned, now);
-    });
+    return this.changed(
+      this.store.db.transaction().execute(async (trx) => {
+        const row = await this.transfer(trx, merchantId, transferId);
+        if (row.status !== 'completed' || !['ACH_PULL', 'ACH_PUSH', 'WIRE_DOMESTIC', 'WIRE_INTERNATIONAL'].includes(row.type))
+          throw new Problem(
+            'conflict',
+            `Transfer ${transferId} is a ${row.status} ${row.type} transfer; only a completed ACH or wire transfer is returned.`,
+          );
+        const now = Date.now();
+        const returned = await transitionTransfer(trx, row, 'returned', {
+          now,
+          environment: this.settings.environment,
+          reasons: [returnReason(returnCode)],
+          returnCode,
+        });
+        return transferView(trx, returned, now);
+      }),
+    );
   }
 
   /** Records a notification of change on an ACH transfer that reached the network; moves no money. */
@@ -189,23 +202,25 @@ export class Simulations {
     transferId: number,
     body: Schemas['NotificationOfChangeSimulationRequest'],
   ): Promise<Transfer> {
-    return this.store.db.transaction().execute(async (trx) => {
-      const row = await this.transfer(trx, merchantId, transferId);
-      if (row.ach === null || !['processing', 'completed', 'returned'].includes(row.status))
-        throw new Problem(
-          'conflict',
-          `Transfer ${transferId} is a ${row.status} ${row.type} transfer; only an ACH entry sent to the network gets a notification of change.`,
-        );
-      const now = Date.now();
-      const updated = await trx
-        .updateTable('banking_transfers')
-        .set({ change_code: body.changeCode, corrected_data: JSON.stringify(body.correctedData), noc_received_at: now })
-        .where('id', '=', row.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordNocEvent(trx, updated, now, this.settings.environment);
-      return transferView(trx, updated, now);
-    });
+    return this.changed(
+      this.store.db.transaction().execute(async (trx) => {
+        const row = await this.transfer(trx, merchantId, transferId);
+        if (row.ach === null || !['processing', 'completed', 'returned'].includes(row.status))
+          throw new Problem(
+            'conflict',
+            `Transfer ${transferId} is a ${row.status} ${row.type} transfer; only an ACH entry sent to the network gets a notification of change.`,
+          );
+        const now = Date.now();
+        const updated = await trx
+          .updateTable('banking_transfers')
+          .set({ change_code: body.changeCode, corrected_data: JSON.stringify(body.correctedData), noc_received_at: now })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordNocEvent(trx, updated, now, this.settings.environment);
+        return transferView(trx, updated, now);
+      }),
+    );
   }
 
   /** Decides a pending or needs_review verification of one of the merchant's businesses. */

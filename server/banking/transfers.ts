@@ -105,8 +105,9 @@ export interface TransferSettings {
   /** Delay before the first step of a new ACH or wire transfer (SANDBOX_STEP_MS). */
   stepMs: number;
   environment: Environment;
-  /** Called after a transfer is created, so the engine can start at once. */
-  onCreated?: () => void;
+  /** Called after a write that recorded events (a transfer created, a simulation, a verification decided), so the
+   * engine and the webhook dispatcher start at once instead of at their next poll. */
+  onChange?: () => void;
 }
 
 export class Transfers {
@@ -371,7 +372,7 @@ export class Transfers {
         return { status: 201, body: await transferView(trx, row, now) };
       },
     });
-    if (result.status === 201 && !result.replayed) this.settings.onCreated?.();
+    if (result.status === 201 && !result.replayed) this.settings.onChange?.();
     return result;
   }
 

@@ -100,7 +100,7 @@ export const noDecision: FirstDecision = () => ({ status: 'pending', reasons: []
 export class Verifications {
   constructor(
     private readonly store: Store,
-    private readonly settings: { environment: Environment; firstDecision: FirstDecision },
+    private readonly settings: { environment: Environment; firstDecision: FirstDecision; onChange?: () => void },
   ) {
     this.reads = new BankingReads(store);
   }
@@ -115,7 +115,7 @@ export class Verifications {
   ): Promise<StoredResponse<IdentityVerification>> {
     const person = body.subject === 'PERSON' ? body.person : undefined;
     if (person) checkPerson(person);
-    return idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), {
+    const result = await idempotent(this.store, claimOf(`merchant:${merchantId}`, 'createIdentityVerification', idempotencyKey, body), {
       current: (first: IdentityVerification) => this.reads.verification(merchantId, first.id),
       run: async (trx) => {
         // The business row lock serializes verifications of one business: the running-check test cannot race.
@@ -191,6 +191,9 @@ export class Verifications {
         return { status: 201, body: toVerification(row) };
       },
     });
+    // A verification decided at once wrote verification.updated: the dispatcher is told.
+    if (!result.replayed) this.settings.onChange?.();
+    return result;
   }
 
   /**
@@ -204,7 +207,7 @@ export class Verifications {
     reasons: Schemas['VerificationReason'][] = [],
     merchantId?: number,
   ): Promise<IdentityVerification> {
-    return this.store.db.transaction().execute(async (trx) => {
+    const decided = await this.store.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('banking_verifications')
         .selectAll()
@@ -228,5 +231,7 @@ export class Verifications {
       await recordVerificationEvent(trx, updated, now, this.settings.environment);
       return toVerification(updated);
     });
+    this.settings.onChange?.();
+    return decided;
   }
 }

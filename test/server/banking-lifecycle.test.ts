@@ -4,7 +4,7 @@
 // balance restored), a notification of change, a settlement and a verification decision by simulation, and the
 // simulations answering 404 in production. The ledger's invariants are checked after every step: each
 // transfer's entries balance (debits = credits), and each account's ledger balance is the sum of its posted entries.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
@@ -209,6 +209,54 @@ describe.each(stores)('money followed through group D on $name', (kind) => {
     });
     await receiver.waitFor(1, (d) => d.body.includes('"noc.received"') && JSON.parse(d.body).transfer.id === push.id);
     await ledgerHolds(service.services.store);
+  });
+
+  it('tells the engine and the webhook dispatcher as soon as a write recorded events, and not on a replay', async () => {
+    // The banking writes tell both through one callback (services.ts); the engine is woken by nothing else, so its
+    // count is exact while other suites' payouts and transfers keep the dispatcher busy.
+    const told = vi.spyOn(service.services.transferEngine, 'wake');
+    const dispatcher = vi.spyOn(service.services.dispatcher, 'wake');
+    try {
+      const { business: b } = await business(); // its verification, decided at once, wrote verification.updated
+      expect(told).toHaveBeenCalled();
+      const account = await unwrap(bank.POST('/finance/api/v1/account/{businessId}', { params: { path: { businessId: b.id } }, body: {} }));
+      const inbound = (key: string) =>
+        unwrap(
+          bank.POST('/finance/api/v1/simulations/inbound-transfer', {
+            params: { header: { 'Idempotency-Key': key } },
+            body: { accountId: account.id, amount: 50, currency: 'USD', rail: 'ACH', originatorName: 'Globex Payroll' },
+          }),
+        );
+      const key = crypto.randomUUID();
+      told.mockClear();
+      dispatcher.mockClear();
+      await inbound(key);
+      expect(told).toHaveBeenCalledTimes(1);
+      expect(dispatcher).toHaveBeenCalled();
+      told.mockClear();
+      await inbound(key);
+      expect(told).not.toHaveBeenCalled();
+      const cp = await unwrap(
+        bank.POST('/finance/api/v1/counterparty', {
+          body: {
+            businessId: b.id,
+            name: 'Acme Supplies Inc.',
+            type: 'BUSINESS',
+            ach: { routingNumber: '021000021', accountNumber: '000123456789', accountType: 'CHECKING' },
+          },
+        }),
+      );
+      told.mockClear();
+      await unwrap(
+        bank.POST('/finance/api/v1/transaction/ach/push', {
+          body: { accountId: account.id, counterpartyId: cp.id, amount: 1, currency: 'USD' },
+        }),
+      );
+      expect(told).toHaveBeenCalledTimes(1);
+    } finally {
+      told.mockRestore();
+      dispatcher.mockRestore();
+    }
   });
 
   it('settles a transfer held in processing by simulation, and refuses what cannot be settled', async () => {
