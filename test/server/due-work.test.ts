@@ -1,13 +1,14 @@
 // claimDue (server/workers/due-work.ts), the one way every engine claims its due work, on each store, over payouts made
 // through real HTTP with the workers not started: it takes only rows whose step is due, oldest step first, at most a
-// batch; the step runs in the claim's transaction, so a step that throws leaves everything as it was; onProgress runs
+// batch; the step runs in the claim's transaction, a failed batch is retried row by row and a row that fails alone is
+// put off (the rest move on); onProgress runs
 // after the commit, and only after a round whose step moved something; on PostgreSQL two claims at once take disjoint
 // rows.
 import type { Selectable } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import type { PayoutTable } from '../../server/store/schema.js';
-import { claimDue } from '../../server/workers/due-work.js';
+import { claimDue, failedStepDelayMs } from '../../server/workers/due-work.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
@@ -83,22 +84,52 @@ describe.each(stores)('claimDue on $name', (kind) => {
     await onProgress.mock.results[0]!.value;
   });
 
-  it('leaves everything as it was when the step throws, and calls no onProgress', async () => {
+  it('puts off, and leaves as they were, rows whose step throws even alone, and calls no onProgress', async () => {
     const db = service.services.store.db;
     const before = await db.selectFrom('payouts').selectAll().where('reference', 'in', references).orderBy('reference').execute();
     const onProgress = vi.fn();
-    const failing = claimDue(
-      service.services.store,
-      'payouts',
-      { now: Number.MAX_SAFE_INTEGER, batchSize: 10, onProgress },
-      async (trx) => {
-        await trx.updateTable('payouts').set({ next_step_at: null }).where('reference', 'in', references).execute();
-        throw new Error('the rail is down');
-      },
-    );
-    await expect(failing).rejects.toThrow('the rail is down');
+    const now = 10_000;
+    const failing = claimDue(service.services.store, 'payouts', { now, batchSize: 10, onProgress }, async (trx) => {
+      await trx.updateTable('payouts').set({ description: 'half done' }).where('reference', 'in', references).execute();
+      throw new Error('the rail is down');
+    });
+    await expect(failing).rejects.toThrow(`5 of 5 payouts failed their step on their own and wait ${failedStepDelayMs} ms`);
     expect(onProgress).not.toHaveBeenCalled();
-    expect(await db.selectFrom('payouts').selectAll().where('reference', 'in', references).orderBy('reference').execute()).toEqual(before);
+    const after = await db.selectFrom('payouts').selectAll().where('reference', 'in', references).orderBy('reference').execute();
+    // Only when each is due again moved: the five that were due, by the delay; the held one not at all.
+    expect(after).toEqual(before.map((row) => (row.next_step_at === null ? row : { ...row, next_step_at: now + failedStepDelayMs })));
+  });
+
+  it("moves the rest of a batch when one row's step always throws, and puts that one off", async () => {
+    const db = service.services.store.db;
+    const poison = references[1]!;
+    const onProgress = vi.fn();
+    const now = 1_000_000;
+    const round = claimDue(service.services.store, 'payouts', { now, batchSize: 10, onProgress }, async (trx, due) => {
+      if (due.some((row) => row.reference === poison)) throw new Error(`payout ${poison} cannot be stepped`);
+      const taken = due.map((row) => row.reference);
+      await trx.updateTable('payouts').set({ description: 'stepped alone', next_step_at: null }).where('reference', 'in', taken).execute();
+      return taken.length;
+    });
+    await expect(round).rejects.toThrow('1 of 5 payouts failed their step on their own');
+    expect(onProgress).toHaveBeenCalledTimes(1);
+    const rows = await db
+      .selectFrom('payouts')
+      .select(['reference', 'description', 'next_step_at'])
+      .where('reference', 'in', references)
+      .execute();
+    const due = references.slice(0, -1); // the last one is held
+    for (const row of rows.filter((r) => due.includes(r.reference) && r.reference !== poison))
+      expect(row).toMatchObject({ description: 'stepped alone', next_step_at: null });
+    expect(rows.find((r) => r.reference === poison)).toMatchObject({ next_step_at: now + failedStepDelayMs });
+    expect(rows.find((r) => r.reference === poison)!.description).not.toBe('stepped alone');
+    // Put back as the next test expects: every one of them due.
+    for (const [i, reference] of due.entries())
+      await db
+        .updateTable('payouts')
+        .set({ next_step_at: (i + 1) * 1000, description: null })
+        .where('reference', '=', reference)
+        .execute();
   });
 
   it.runIf(kind.name === 'postgres')('gives two claims at once disjoint rows (FOR UPDATE SKIP LOCKED)', async () => {
