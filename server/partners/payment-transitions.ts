@@ -7,22 +7,16 @@
 // failed, cancelled and returned are final.
 import type { Kysely, Selectable } from 'kysely';
 import type { Environment } from '../environment.js';
+import { allowedPayoutTransitions } from '../payouts/payout-transitions.js';
 import { finalStates } from '../rails/payout-rail.js';
 import type { Database, PaymentState, PaymentTable } from '../store/schema.js';
 import { recordPaymentEvent } from './payment-events.js';
 
 type PaymentRow = Selectable<PaymentTable>;
 
-/** The states each state may move to (none from a final one): the only moves `transitionPayment` makes. */
-export const allowedPaymentTransitions: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
-  created: ['processing', 'cancelled'],
-  processing: ['sent', 'failed'],
-  sent: ['completed', 'failed'],
-  completed: ['returned'],
-  failed: [],
-  cancelled: [],
-  returned: [],
-};
+/** The states each state may move to (none from a final one): the only moves `transitionPayment` makes. A payment
+ * moves on the payout rail, so its machine is the payout's, stated once (payouts/payout-transitions.ts). */
+export const allowedPaymentTransitions: Readonly<Record<PaymentState, readonly PaymentState[]>> = allowedPayoutTransitions;
 
 export interface PaymentTransitionOptions {
   now: number;
