@@ -5,10 +5,10 @@
 // themselves are not stored: `listEvents` reads the events alone.
 import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import { eventRow } from '../server/events/event-rows.js';
-import { eventPayload } from '../server/payouts/payout-views.js';
-import type { Store } from '../server/store/database.js';
-import type { EventTable, PayoutState } from '../server/store/schema.js';
+import { eventRow } from '../server/domain/events/event-rows.js';
+import { eventPayload } from '../server/domain/payouts/payout-views.js';
+import type { Store } from '../server/platform/store/database.js';
+import type { EventTable, PayoutState } from '../server/platform/store/schema.js';
 import { reference } from './payout-rows.js';
 
 const lifecycle: PayoutState[] = ['created', 'processing', 'sent'];

@@ -4,7 +4,7 @@
 // and the same account's ledger entries (.../ledger-entries), each with and without a filter. Each list has a fresh store and service (workers off); the
 // rows are written straight into the store between the measurements, and the service reads them through the
 // API like any caller. The aim: the page at 1,000,000 within 1.5x of the page at 10,000 (p50).
-import { openStore, type Store } from '../server/store/database.js';
+import { openStore, type Store } from '../server/platform/store/database.js';
 import { insertEvents } from './event-rows.js';
 import { describeLoad, loadSettings, measure, type LoadResult } from './load.js';
 import { insertPayouts } from './payout-rows.js';

@@ -3,12 +3,12 @@
 // time-ordered like the service's (po_ + a ULID), in big batched transactions.
 import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { Store } from '../server/store/database.js';
-import type { PayoutTable } from '../server/store/schema.js';
+import type { Store } from '../server/platform/store/database.js';
+import type { PayoutTable } from '../server/platform/store/schema.js';
 
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/** po_ + 10 characters of millisecond time + 16 random ones, as server/ids/identifiers.ts makes them. */
+/** po_ + 10 characters of millisecond time + 16 random ones, as server/platform/ids/identifiers.ts makes them. */
 export function reference(at: number, random: Buffer, offset: number): string {
   let time = '';
   for (let i = 0, t = at; i < 10; i++, t = Math.floor(t / 32)) time = alphabet[t % 32] + time;

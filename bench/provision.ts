@@ -4,8 +4,8 @@
 // transfers between them.
 import { createBankingClient, createMerchantClient } from '../client/create-clients.js';
 import { unwrap } from '../client/problem-error.js';
-import { Credentials } from '../server/auth/credentials.js';
-import { openStore } from '../server/store/database.js';
+import { Credentials } from '../server/domain/auth/credentials.js';
+import { openStore } from '../server/platform/store/database.js';
 import { readFileSync } from 'node:fs';
 
 type Json = Record<string, any>;

@@ -4,9 +4,9 @@
 // store's AUTOINCREMENT continues after them), created 1 ms apart, and each account's balance columns move
 // by what the copied posted entries add, in the same transaction, so they still equal the sums of its entries.
 import type { Insertable, Selectable } from 'kysely';
-import type { BankingLedgerEntryTable, BankingTransferTable } from '../server/store/banking-schema.js';
-import type { Store } from '../server/store/database.js';
-import { inList } from '../server/store/in-list.js';
+import type { BankingLedgerEntryTable, BankingTransferTable } from '../server/platform/store/banking-schema.js';
+import type { Store } from '../server/platform/store/database.js';
+import { inList } from '../server/platform/store/in-list.js';
 
 type Transfer = Selectable<BankingTransferTable>;
 type Entry = Selectable<BankingLedgerEntryTable>;

@@ -4,7 +4,7 @@
 // and on PostgreSQL. Same service process, same paced load of the fast merchant in both phases
 // (SANDBOX_STEP_MS=0: each payout's four events within milliseconds); aim: the p99 with the hanging receiver
 // within 1 s of the p99 without it.
-import { openStore } from '../server/store/database.js';
+import { openStore } from '../server/platform/store/database.js';
 import { startHangingReceiver, type HangingReceiver } from './hanging-receiver.js';
 import { startLatencyReceiver, type LatencyReceiver } from './latency-receiver.js';
 import { startService } from './processes.js';

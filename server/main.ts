@@ -1,10 +1,10 @@
 // `npm start`: opens the store (migrating it), starts the payout engine and webhook dispatcher, and serves
 // the API (the assembly is start.ts). Stops cleanly on SIGINT and SIGTERM; payouts in flight resume at the next start.
-import { loadConfig } from './config.js';
-import { createLogger } from './log.js';
-import { isSandbox } from './sandbox.js';
+import { loadConfig } from './platform/config.js';
+import { createLogger } from './platform/log.js';
+import { isSandbox } from './domain/sandbox.js';
 import { CannotListen, start, type Started } from './start.js';
-import { isPostgresUrl } from './store/database.js';
+import { isPostgresUrl } from './platform/store/database.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);

@@ -4,12 +4,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
-import type { Config } from './config.js';
+import { createApp } from './http/app.js';
+import type { Config } from './platform/config.js';
 import { listen } from './http/listen.js';
-import { createServices, type Services, workersOf } from './services.js';
-import { openStore, type Store } from './store/database.js';
-import type { Resolver } from './webhooks/address-guard.js';
+import { createServices, type Services, workersOf } from './domain/services.js';
+import { openStore, type Store } from './platform/store/database.js';
+import type { Resolver } from './domain/webhooks/address-guard.js';
 
 /** The listener could not be bound (EADDRINUSE, EACCES, ...); the store and limits are closed again. */
 export class CannotListen extends Error {

@@ -10,7 +10,7 @@
 // CommonJS packages stay with node's require, as installed: bundling them too made the start slower (a larger
 // file to parse), and route-matcher-cache.ts and validator-startup.ts change express-openapi-validator's own
 // modules in place. What the server reads at run time (generated/*/openapi.json, docs/dist) it finds from the
-// package root (server/package-root.ts).
+// package root (server/platform/package-root.ts).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';

@@ -17,8 +17,12 @@ interface Rule {
 }
 
 const inside = (folder: string) => (target: string) => target.startsWith(`${folder}/`);
-// The HTTP layer of the server: it turns requests into calls of the domain and problems into responses.
-const httpLayer = /^server\/(http\/|groups\/|app\.ts$|main\.ts$)/;
+// The server's layers, each a folder: platform (store, ids, money, workers, log, limits, problems) knows nothing of
+// the service's rules; domain (payees, payouts, partners, banking, webhooks, events, auth, ...) holds them and knows
+// nothing of HTTP; http (the app, the groups' handlers, the middleware) turns requests into domain calls. // assembly (start.ts) and the entries (main.ts, admin/) sit above all three.
+const platform = inside('server/platform');
+const domain = inside('server/domain');
+const http = inside('server/http');
 /** The folder of a test file: `test/server/payouts.test.ts` → `test/server`. */
 const testFolder = (file: string) => file.split('/').slice(0, 2).join('/');
 
@@ -45,9 +49,24 @@ const rules: Rule[] = [
     why: 'the contract tooling is what the docs and the mocks build on, not the other way round',
   },
   {
-    from: /^server\/(?!http\/|groups\/|app\.ts$|main\.ts$|start\.ts$)/,
-    forbidden: (t) => httpLayer.test(t),
-    why: 'domain code raises Problems (server/problems.ts); only the HTTP layer knows about requests and responses',
+    from: /^server\/platform\//,
+    forbidden: (t) => domain(t) || http(t) || (inside('server')(t) && !platform(t)),
+    why: 'server/platform/ is the ground floor (store, ids, money, workers, log): it imports no other part of server/',
+  },
+  {
+    from: /^server\/domain\//,
+    forbidden: (t) => http(t) || (inside('server')(t) && !domain(t) && !platform(t)),
+    why: 'domain code raises Problems (server/platform/problems.ts); only the HTTP layer knows about requests and responses',
+  },
+  {
+    from: /^server\/http\//,
+    forbidden: (t) => inside('server')(t) && !http(t) && !domain(t) && !platform(t) && t !== 'server/start.ts',
+    why: 'the HTTP layer calls the domain and the platform; what sits above it (the assembly, the entries) is not its to import',
+  },
+  {
+    from: /^server\/[^/]+\.ts$/,
+    forbidden: (t) => t === 'express' || t.startsWith('express-'),
+    why: 'the assembly wires the layers; what knows Express is server/http/',
   },
   {
     // The assembly builds the app (HTTP) and the services (domain) of a process: only a process's entry uses it.
@@ -69,7 +88,7 @@ function sources(root: string, folder: string): string[] {
     .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
-/** An import specifier as a repository path (`server/problems.ts`), or the package name it names. */
+/** An import specifier as a repository path (`server/platform/problems.ts`), or the package name it names. */
 function targetOf(root: string, file: string, specifier: string): string {
   if (!specifier.startsWith('.'))
     return specifier.startsWith('node:')

@@ -6,14 +6,19 @@
 import { maxHeaderSize } from 'node:http';
 import { problemTypes } from '../../generated/problem-types.js';
 import { groups, type Group } from '../../generated/index.js';
-import { tokenLifetimeSeconds } from '../../server/auth/token-issuer.js';
-import { failedAttemptLimits } from '../../server/auth/failed-attempts.js';
-import { generationCacheSeconds } from '../../server/auth/client-generations.js';
-import { businessVerificationOutcome, transferOutcome } from '../../server/banking/sandbox-outcomes.js';
-import { loadConfig } from '../../server/config.js';
-import { eventRetentionMs } from '../../server/events/events.js';
-import { deliveryLimits } from '../../server/webhooks/delivery-slots.js';
-import { allEvents, maxWebhooksPerMerchant, partnerEvents, previousSecretLifetimeMs } from '../../server/webhooks/webhook-registrations.js';
+import { tokenLifetimeSeconds } from '../../server/domain/auth/token-issuer.js';
+import { failedAttemptLimits } from '../../server/domain/auth/failed-attempts.js';
+import { generationCacheSeconds } from '../../server/domain/auth/client-generations.js';
+import { businessVerificationOutcome, transferOutcome } from '../../server/domain/banking/sandbox-outcomes.js';
+import { loadConfig } from '../../server/platform/config.js';
+import { eventRetentionMs } from '../../server/domain/events/events.js';
+import { deliveryLimits } from '../../server/domain/webhooks/delivery-slots.js';
+import {
+  allEvents,
+  maxWebhooksPerMerchant,
+  partnerEvents,
+  previousSecretLifetimeMs,
+} from '../../server/domain/webhooks/webhook-registrations.js';
 import { renderOpenEnumerations } from './compatibility.js';
 import { deref, operationsOf, type Node } from '../contract/document.js';
 import { property, schema } from './contract.js';

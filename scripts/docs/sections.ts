@@ -293,7 +293,7 @@ interface SandboxAccounts {
 }
 
 export async function renderSandbox(): Promise<string> {
-  const accounts = JSON.parse(await readFile(`${repoRoot}server/rails/sandbox-test-accounts.json`, 'utf8')) as SandboxAccounts;
+  const accounts = JSON.parse(await readFile(`${repoRoot}server/domain/rails/sandbox-test-accounts.json`, 'utf8')) as SandboxAccounts;
   const exampleFor = (reason: string) => accounts.examples[reason];
   const rows = accounts.outcomes.map((o) => [
     code(`…${o.endsWith}`),

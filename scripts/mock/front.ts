@@ -2,7 +2,7 @@
 // and answers a bad one with whatever example the document holds for some 4xx (a 422 business-rule example for a
 // negative Amount), so the front refuses what breaks the contract exactly as the service does, with the service's
 // own code: server/http/mount-group.ts validates the request against the same bundle (express-openapi-validator,
-// the same options, the same extra input checks), server/auth/bearer-header.ts reads the Authorization header,
+// the same options, the same extra input checks), server/domain/auth/bearer-header.ts reads the Authorization header,
 // and server/http/errors.ts formats the problem. Only a request the service would have handed to a handler goes
 // on to Prism, whose answer (a documented example, any other one picked with `Prefer: code=N` or `example=NAME`,
 // or one generated from the schemas) is passed back as it is.
@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request } from 'express';
 import { routeTables, type Group } from '../../generated/index.js';
 import { deref } from '../contract/document.js';
-import { bearerCredentialOf, invalidToken, missingToken } from '../../server/auth/bearer-header.js';
-import { clientCredentialsOf } from '../../server/auth/client-credentials.js';
+import { bearerCredentialOf, invalidToken, missingToken } from '../../server/domain/auth/bearer-header.js';
+import { clientCredentialsOf } from '../../server/domain/auth/client-credentials.js';
 import { oauthTokenPath } from '../../server/http/oauth-token-errors.js';
 import { allowedMethods } from '../../server/http/allowed-methods.js';
 import { notFound, problemHandler } from '../../server/http/errors.js';
@@ -179,7 +179,7 @@ export function createMockFront(options: MockFrontOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  // As the service routes (server/app.ts): paths as written.
+  // As the service routes (server/http/app.ts): paths as written.
   app.enable('case sensitive routing');
   app.enable('strict routing');
   app.use(chain([requestId, requestTarget, ...bodyParsers, groupHandler(mount)]));

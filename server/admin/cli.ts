@@ -7,8 +7,8 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../log.js';
+import { loadConfig } from '../platform/config.js';
+import { createLogger } from '../platform/log.js';
 import { start } from '../start.js';
 import { type AdminCommand, commands, UsageError } from './commands.js';
 

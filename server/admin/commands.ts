@@ -1,7 +1,7 @@
 // The admin CLI's commands: what each takes, what it says in its help, and what it does to the store. cli.ts
 // parses the arguments against these and prints; nothing here writes to the terminal.
-import { generationCacheSeconds } from '../auth/client-generations.js';
-import type { Credentials } from '../auth/credentials.js';
+import { generationCacheSeconds } from '../domain/auth/client-generations.js';
+import type { Credentials } from '../domain/auth/credentials.js';
 
 export interface CommandOption {
   flag: string;

@@ -2,9 +2,9 @@
 // (with the fields at fault), body-parser errors (http/request-body.ts), and anything unexpected (500, logged, no
 // stack trace out).
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { missingToken } from '../auth/bearer-header.js';
-import { Problem, invalidRequest, missingBody, type FieldError } from '../problems.js';
-import { cutToCodePoints } from '../text/code-points.js';
+import { missingToken } from '../domain/auth/bearer-header.js';
+import { Problem, invalidRequest, missingBody, type FieldError } from '../platform/problems.js';
+import { cutToCodePoints } from '../platform/text/code-points.js';
 import './locals.js';
 import { asOAuthError, problemMediaType } from './oauth-token-errors.js';
 import { bodyRefusal } from './request-body.js';

@@ -5,9 +5,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import type { Config } from '../config.js';
-import { randomBytesFromPool } from '../ids/random-pool.js';
-import { Problem } from '../problems.js';
+import type { Config } from '../platform/config.js';
+import { randomBytesFromPool } from '../platform/ids/random-pool.js';
+import { Problem } from '../platform/problems.js';
 
 export type ServerLimits = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'>;
 

@@ -1,7 +1,7 @@
 // What one request carries from middleware to middleware, typed: Express's `res.locals`, never module-level maps.
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../domain/auth/principal.js';
 import type { Request as ExpressRequest } from 'express';
-import type { Problem } from '../problems.js';
+import type { Problem } from '../platform/problems.js';
 
 declare global {
   // Express declares `res.locals` as `Express.Locals`; this is how its fields are typed.

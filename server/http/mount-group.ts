@@ -10,7 +10,7 @@ import type { ContractViolation } from './locals.js';
 import { chain } from './middleware-chain.js';
 import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
-import { Problem, invalidRequest } from '../problems.js';
+import { Problem, invalidRequest } from '../platform/problems.js';
 import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
 import { installValidatorStartupShortcuts } from './validator-startup.js';
 import { illFormedBodyStrings, illFormedQueryStrings } from './well-formed-text.js';

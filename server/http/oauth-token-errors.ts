@@ -3,7 +3,7 @@
 // Accept names `application/json` but not `application/problem+json` (oauth4webapi, openid-client) gets the same
 // body under §5.2's media type. Other operations, and the token operation's other statuses, are left as they are.
 import type { Request } from 'express';
-import { Problem } from '../problems.js';
+import { Problem } from '../platform/problems.js';
 
 /** The OAuth token endpoint, where groups A and D serve it. */
 export const oauthTokenPath = '/oauth/token';

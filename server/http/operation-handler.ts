@@ -2,7 +2,7 @@
 // receives (path params, query, body) and what it may return: one of the operation's documented success
 // responses, as { status, body }. Returning an undocumented status or a body of the wrong shape fails tsc.
 // Failures are thrown as Problem (problem.ts), never returned. Results are built by results.ts's helpers.
-import type { RequestContext } from '../auth/principal.js';
+import type { RequestContext } from '../domain/auth/principal.js';
 
 type Never<T> = [T] extends [never] ? true : [T] extends [undefined] ? true : false;
 type Or<T, Fallback> = Never<T> extends true ? Fallback : Exclude<T, undefined>;

@@ -8,7 +8,7 @@
 // - only documented query parameters are sent. The validator stops refusing unknown ones on an operation with a
 //   `deepObject` parameter (it cannot tell `metadata[key]` from a stray name), so such an operation takes any.
 import type { Request } from 'express';
-import { missingBody, type FieldError } from '../problems.js';
+import { missingBody, type FieldError } from '../platform/problems.js';
 
 type Json = Record<string, unknown>;
 

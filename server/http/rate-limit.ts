@@ -11,8 +11,8 @@
 // its outage into an outage of the payments API. The failed token request limits fail closed instead.
 import type { Request, RequestHandler, Response } from 'express';
 import { sendProblem } from './errors.js';
-import { type Count, type Limits, memoryLimits } from '../limits/limits.js';
-import { Problem } from '../problems.js';
+import { type Count, type Limits, memoryLimits } from '../platform/limits/limits.js';
+import { Problem } from '../platform/problems.js';
 
 /** Who the request's valid token speaks for (`merchant:42`), or undefined when it has none that verifies. */
 export type CallerOf = (req: Request, res: Response) => Promise<string | undefined>;

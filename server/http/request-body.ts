@@ -6,8 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { Problem } from '../problems.js';
-import { cutToCodePoints } from '../text/code-points.js';
+import { Problem } from '../platform/problems.js';
+import { cutToCodePoints } from '../platform/text/code-points.js';
 import './locals.js';
 
 /** The content codings body-parser decodes on this Node (it checks for zstd the same way). */

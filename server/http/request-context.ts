@@ -2,7 +2,7 @@
 // RequestContext), built from the Express request, and each caller kind's context: what the group's security
 // handler decided (groups/registry.ts), so a handler never checks the token again.
 import type { Request } from 'express';
-import type { Principal, RequestContext } from '../auth/principal.js';
+import type { Principal, RequestContext } from '../domain/auth/principal.js';
 
 export const contextOf = (req: Request, principal?: Principal): RequestContext => ({
   principal,

@@ -1,6 +1,6 @@
 // X-Request-Id: echoed when the caller sends a well-formed one, otherwise assigned; set on every response.
 import type { RequestHandler, Response } from 'express';
-import { randomBytesFromPool } from '../ids/random-pool.js';
+import { randomBytesFromPool } from '../platform/ids/random-pool.js';
 
 const wellFormed = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -5,7 +5,7 @@
 // as a problem rather than Node's bare 400 (http/listen.ts turns Node's own check off; Node keeps the first of
 // several Host headers).
 import type { RequestHandler } from 'express';
-import { Problem } from '../problems.js';
+import { Problem } from '../platform/problems.js';
 
 const absoluteForm = /^https?:\/\/([^/?#]*)([^#]*)$/i;
 

@@ -2,8 +2,8 @@
 // store keeps: SQLite writes U+FFFD in its place (three UTF-8 bytes that then break the field's maxLength on
 // the way out) and PostgreSQL alters it too, so what was accepted is not what is stored. Every string of a
 // request body (values and member names) and of its query is checked before the handler runs.
-import type { FieldError } from '../problems.js';
-import { isWellFormed } from '../text/code-points.js';
+import type { FieldError } from '../platform/problems.js';
+import { isWellFormed } from '../platform/text/code-points.js';
 const detail = 'must be well-formed Unicode text (it holds a lone UTF-16 surrogate)';
 
 const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -26,9 +26,10 @@ describe('the layering check', () => {
   it('passes a tree whose imports flow one way', () => {
     const root = tree({
       'generated/index.ts': 'export const groups = [] as const;\n',
-      'server/problems.ts': "import { groups } from '../generated/index.js';\nexport const all = groups;\n",
-      'server/payouts/payouts.ts': "import { all } from '../problems.js';\nexport const p = all;\n",
-      'server/http/errors.ts': "import { p } from '../payouts/payouts.js';\nexport const e = p;\n",
+      'server/platform/problems.ts': "import { groups } from '../../generated/index.js';\nexport const all = groups;\n",
+      'server/domain/payouts/payouts.ts': "import { all } from '../../platform/problems.js';\nexport const p = all;\n",
+      'server/http/errors.ts': "import { p } from '../domain/payouts/payouts.js';\nexport const e = p;\n",
+      'server/start.ts': "import { e } from './http/errors.js';\nexport const s = e;\n",
     });
     expect(layeringViolations(root)).toEqual([]);
   });
@@ -36,10 +37,23 @@ describe('the layering check', () => {
   it('refuses domain code importing the HTTP layer, naming the file and line', () => {
     const root = tree({
       'server/http/errors.ts': 'export const e = 1;\n',
-      'server/payouts/payouts.ts': "// a comment\nimport { e } from '../http/errors.js';\nexport const p = e;\n",
+      'server/domain/payouts/payouts.ts': "// a comment\nimport { e } from '../../http/errors.js';\nexport const p = e;\n",
     });
     expect(layeringViolations(root)).toEqual([
-      expect.stringMatching(/^server\/payouts\/payouts\.ts:2 imports \.\.\/http\/errors\.js: domain code raises Problems/),
+      expect.stringMatching(/^server\/domain\/payouts\/payouts\.ts:2 imports \.\.\/\.\.\/http\/errors\.js: domain code raises Problems/),
+    ]);
+  });
+
+  it('refuses the platform importing the domain, and the HTTP layer importing the assembly', () => {
+    const root = tree({
+      'server/start.ts': 'export const s = 1;\n',
+      'server/domain/events/events.ts': 'export const ev = 1;\n',
+      'server/platform/store/cursor.ts': "import { ev } from '../../domain/events/events.js';\nexport const c = ev;\n",
+      'server/http/app.ts': "import { s } from '../start.js';\nexport const a = s;\n",
+    });
+    expect(layeringViolations(root)).toEqual([
+      expect.stringMatching(/^server\/http\/app\.ts:1 imports \.\.\/start\.js: server\/start\.ts assembles a process/),
+      expect.stringMatching(/^server\/platform\/store\/cursor\.ts:1 imports .*: server\/platform\/ is the ground floor/),
     ]);
   });
 

@@ -62,7 +62,7 @@ describe('client tokens', () => {
     const { counts, fetch } = countingFetch();
     const client = createMerchantClient({ baseUrl: service.baseUrl, credentials, fetch });
     await unwrap(client.GET('/v1/webhooks'));
-    const { TokenIssuer } = await import('../../server/auth/token-issuer.js');
+    const { TokenIssuer } = await import('../../server/domain/auth/token-issuer.js');
     const { generateKeyPair } = await import('jose');
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     const previous = service.services.tokens;

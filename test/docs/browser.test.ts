@@ -235,7 +235,9 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
     const errors = (await text('errors.html')).text;
     for (const kind of Object.keys(problemTypes)) expect(errors).toContain(problemTypeBase + kind);
     const sandboxText = (await text('sandbox.html')).text;
-    const sandbox = JSON.parse(await readFile(new URL('../../server/rails/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
+    const sandbox = JSON.parse(
+      await readFile(new URL('../../server/domain/rails/sandbox-test-accounts.json', import.meta.url), 'utf8'),
+    ) as {
       examples: Record<string, string>;
     };
     for (const number of Object.values(sandbox.examples)) expect(sandboxText).toContain(number);

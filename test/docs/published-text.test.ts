@@ -115,7 +115,9 @@ describe('the published docs', () => {
     expect(guideText('authentication.html')).toContain(`A token lives ${expiresIn} seconds`);
 
     const sandbox = guideText('sandbox.html');
-    const accounts = JSON.parse(await readFile(new URL('../../server/rails/sandbox-test-accounts.json', import.meta.url), 'utf8')) as {
+    const accounts = JSON.parse(
+      await readFile(new URL('../../server/domain/rails/sandbox-test-accounts.json', import.meta.url), 'utf8'),
+    ) as {
       outcomes: { endsWith: string; reason: string }[];
       examples: Record<string, string>;
     };

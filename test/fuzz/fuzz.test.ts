@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { FailedAttempts } from '../../server/auth/failed-attempts.js';
-import { maxWebhooksPerMerchant } from '../../server/webhooks/webhook-registrations.js';
+import { FailedAttempts } from '../../server/domain/auth/failed-attempts.js';
+import { maxWebhooksPerMerchant } from '../../server/domain/webhooks/webhook-registrations.js';
 import { validatorAt } from '../support/contract.js';
 import { servedOperations, type ServedOperation } from '../support/operations.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';

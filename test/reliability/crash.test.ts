@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
-import { openStore, type Store } from '../../server/store/database.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
@@ -21,7 +21,7 @@ import { startPayoutLoad, type PayoutLoad } from './payout-load.js';
 import { killAll, startServerProcess } from './server-process.js';
 import { waitUntil } from './wait-until.js';
 
-// One payee per sandbox outcome, paid in turn (server/rails/sandbox-test-accounts.json).
+// One payee per sandbox outcome, paid in turn (server/domain/rails/sandbox-test-accounts.json).
 const accounts = [
   { number: '000123456789', final: 'completed', states: ['created', 'processing', 'sent', 'completed'] },
   { number: '000111110002', final: 'failed', states: ['created', 'processing', 'failed'] }, // invalid_account at processing

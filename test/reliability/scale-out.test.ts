@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { openStore, type Store } from '../../server/store/database.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { unsettled } from '../support/settled-events.js';
 import { postgresAvailable, stores } from '../support/stores.js';

@@ -7,7 +7,7 @@
 // process's store; the Redis run is skipped, saying why, when TEST_REDIS_URL (default redis://127.0.0.1:6379)
 // does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../server/store/database.js';
+import { openStore } from '../../server/platform/store/database.js';
 import { dropRedisKeys, freshRedisPrefix, redisAvailable, redisKeys, redisUrl } from '../support/redis.js';
 import { requestFrom } from '../support/source-address.js';
 import { postgresAvailable, stores } from '../support/stores.js';

@@ -5,8 +5,8 @@
 // waiting for B (or, were there no turns, has settled on a key of its own). PostgreSQL only.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKey } from '../../server/auth/signing-keys.js';
-import { openStore, type Store } from '../../server/store/database.js';
+import { loadSigningKey } from '../../server/domain/auth/signing-keys.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
 import { postgresAvailable, stores } from '../support/stores.js';
 import { storeWithLateInserts } from './slow-writes-store.js';
 import { waitUntil } from './wait-until.js';

@@ -3,8 +3,8 @@
 // through. Lets a test make one instance's write land after another instance's, deterministically.
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import type { Store } from '../../server/store/database.js';
-import type { Database } from '../../server/store/schema.js';
+import type { Store } from '../../server/platform/store/database.js';
+import type { Database } from '../../server/platform/store/schema.js';
 
 export interface LateInserts {
   store: Store;

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { merchantOwner } from '../../server/events/owners.js';
+import { merchantOwner } from '../../server/domain/events/owners.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { unsettled } from '../support/settled-events.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

@@ -12,8 +12,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTarget, isPrivateAddress, type Resolver } from '../../server/webhooks/address-guard.js';
-import { embeddedIPv4, type EmbeddingForm } from '../../server/webhooks/embedded-ipv4.js';
+import { checkTarget, isPrivateAddress, type Resolver } from '../../server/domain/webhooks/address-guard.js';
+import { embeddedIPv4, type EmbeddingForm } from '../../server/domain/webhooks/embedded-ipv4.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

@@ -7,8 +7,8 @@
 // get a 404 problem, with any caller.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { groupMounts } from '../../server/groups/registry.js';
-import { allEvents } from '../../server/webhooks/webhook-registrations.js';
+import { groupMounts } from '../../server/http/groups/registry.js';
+import { allEvents } from '../../server/domain/webhooks/webhook-registrations.js';
 import { bundles, operationsOf } from '../support/contract.js';
 import { basePaths, distinctOperations } from '../support/operations.js';
 import { fill, problemType } from '../support/requests.js';

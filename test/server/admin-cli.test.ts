@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { generationCacheSeconds } from '../../server/auth/client-generations.js';
+import { generationCacheSeconds } from '../../server/domain/auth/client-generations.js';
 import { send } from '../support/requests.js';
 import { startService } from '../support/service.js';
 import { stores } from '../support/stores.js';

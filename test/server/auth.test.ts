@@ -182,7 +182,7 @@ describe('bearer tokens', () => {
       credentials: { clientId: merchant.clientId, clientSecret: merchant.clientSecret },
     });
     expect(await unwrap(client.GET('/v1/webhooks'))).toEqual([]);
-    const { TokenIssuer } = await import('../../server/auth/token-issuer.js');
+    const { TokenIssuer } = await import('../../server/domain/auth/token-issuer.js');
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     const previous = service.services.tokens;
     service.services.tokens = new TokenIssuer({ kid: 'rotated', privateKey, publicKey }, service.services.credentials.generations);

@@ -3,8 +3,8 @@
 // code, and a token that cannot be used (malformed, expired, revoked by a secret rotation) answers a detail
 // saying so and `error="invalid_token"` (RFC 6750 §3). The token clock is the service's injectable one.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearerCredentialOf } from '../../server/auth/bearer-header.js';
-import { tokenLifetimeSeconds } from '../../server/auth/token-issuer.js';
+import { bearerCredentialOf } from '../../server/domain/auth/bearer-header.js';
+import { tokenLifetimeSeconds } from '../../server/domain/auth/token-issuer.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
-import type { Store } from '../../server/store/database.js';
+import type { Store } from '../../server/platform/store/database.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { startService } from '../support/service.js';
 import { stores } from '../support/stores.js';

@@ -1,9 +1,9 @@
 // Group D's pure rules on their own, without a service: the settlement date of next-day ACH, the ABA check digit,
 // and what a ledger entry does to its account's balances in each status.
 import { describe, expect, it } from 'vitest';
-import { effectOf } from '../../server/banking/ledger.js';
-import { abaIsValid, bankRoutingNumber } from '../../server/banking/routing-numbers.js';
-import { nextBankingDay } from '../../server/banking/transfers.js';
+import { effectOf } from '../../server/domain/banking/ledger.js';
+import { abaIsValid, bankRoutingNumber } from '../../server/domain/banking/routing-numbers.js';
+import { nextBankingDay } from '../../server/domain/banking/transfers.js';
 
 describe('nextBankingDay', () => {
   it.each([

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { convertToUsd, fxRates } from '../../server/banking/fx-rates.js';
-import { currencyExponents } from '../../server/money/currencies.js';
+import { convertToUsd, fxRates } from '../../server/domain/banking/fx-rates.js';
+import { currencyExponents } from '../../server/platform/money/currencies.js';
 import { settled } from '../support/settled-transfer.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';

@@ -6,7 +6,7 @@ import type { components } from '../../generated/banking/schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient, type BankingClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { bankingHandlers } from '../../server/groups/banking/handlers.js';
+import { bankingHandlers } from '../../server/http/groups/banking/handlers.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
 

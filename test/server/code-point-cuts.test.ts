@@ -1,12 +1,12 @@
-// Text the service cuts is cut by code points (server/text/code-points.ts), and no store is handed half a
-// character (server/store/well-formed-parameters.ts). Cut by UTF-16 units, an emoji at the cut left a lone
+// Text the service cuts is cut by code points (server/platform/text/code-points.ts), and no store is handed half a
+// character (server/platform/store/well-formed-parameters.ts). Cut by UTF-16 units, an emoji at the cut left a lone
 // surrogate: SQLite then kept text that read back longer than its maxLength (every read of it a 500), PostgreSQL
 // kept U+FFFD. Each server-side cut of client text is driven here through real HTTP on both stores with an
 // astral character straddling it, and read back whole.
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../server/store/database.js';
-import { cutToCodePoints, isWellFormed } from '../../server/text/code-points.js';
+import { openStore } from '../../server/platform/store/database.js';
+import { cutToCodePoints, isWellFormed } from '../../server/platform/text/code-points.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { useService } from '../support/use-service.js';

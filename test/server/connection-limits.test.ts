@@ -5,7 +5,7 @@
 // resumes once the others close.
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/platform/config.js';
 import { answerOf, exchange, open, type RawAnswer } from '../support/raw-http.js';
 import { problemType } from '../support/requests.js';
 import { useService } from '../support/use-service.js';

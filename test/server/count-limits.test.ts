@@ -1,13 +1,13 @@
 // Count limits under concurrency, through real HTTP on each store: for every create a count limits, 40
 // concurrent requests for one owner store exactly the limit (201), refuse the rest (422 limit-reached), and
 // the list read afterwards still answers 200 within its documented maxItems. Every count-limited create of
-// the server goes through createWithinLimit (server/store/count-limit.ts) and is listed here.
+// the server goes through createWithinLimit (server/platform/store/count-limit.ts) and is listed here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
-import { maxAccountsPerPayee } from '../../server/payees/payee-accounts.js';
-import { maxWebhooksPerMerchant } from '../../server/webhooks/webhook-registrations.js';
+import { maxAccountsPerPayee } from '../../server/domain/payees/payee-accounts.js';
+import { maxWebhooksPerMerchant } from '../../server/domain/webhooks/webhook-registrations.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
@@ -31,7 +31,7 @@ interface LimitedCreate {
 const limited: LimitedCreate[] = [
   {
     operation: 'POST /v1/payees/{id}/accounts',
-    module: 'server/payees/payee-accounts.ts',
+    module: 'server/domain/payees/payee-accounts.ts',
     limit: maxAccountsPerPayee,
     owner: async (m) => (await unwrap(m.a.POST('/v1/payees', { body: individual }))).id,
     create: (m, id, i) =>
@@ -40,7 +40,7 @@ const limited: LimitedCreate[] = [
   },
   {
     operation: 'POST /v1/webhooks',
-    module: 'server/webhooks/webhook-registrations.ts',
+    module: 'server/domain/webhooks/webhook-registrations.ts',
     limit: maxWebhooksPerMerchant,
     owner: async (m) => m.merchantId,
     create: (m, _, i) => m.a.POST('/v1/webhooks', { body: { url: `http://127.0.0.1:9/hooks/${i}` } }),
@@ -78,7 +78,7 @@ describe('every count-limited create is raced above', () => {
       return e.name.endsWith('.ts') ? [join(dir, e.name)] : [];
     });
   const files = sources(serverRoot).map((f) => ({ path: `server/${relative(serverRoot, f)}`, text: readFileSync(f, 'utf8') }));
-  const mechanism = 'server/store/count-limit.ts';
+  const mechanism = 'server/platform/store/count-limit.ts';
 
   it('the creates that use createWithinLimit are exactly the ones in the table', () => {
     const users = files.filter((f) => f.path !== mechanism && f.text.includes('createWithinLimit(')).map((f) => f.path);
@@ -87,7 +87,8 @@ describe('every count-limited create is raced above', () => {
 
   it('no create refuses with limit-reached on its own', () => {
     const elsewhere = files.filter(
-      (f) => ![mechanism, 'server/problems.ts', 'generated/problem-types.ts'].includes(f.path) && f.text.includes("'limit-reached'"),
+      (f) =>
+        ![mechanism, 'server/platform/problems.ts', 'generated/problem-types.ts'].includes(f.path) && f.text.includes("'limit-reached'"),
     );
     expect(elsewhere.map((f) => f.path)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// The cursor codec on its own, without a service (server/store/cursor.ts): a cursor reads back as its position on
+// The cursor codec on its own, without a service (server/platform/store/cursor.ts): a cursor reads back as its position on
 // its own list only; anything else (another list's, an edited position, bytes it never issued) is the one
 // bad-cursor problem naming the parameter; bare positions are read only by the lists that issued them; pages split
 // with the next cursor on all but the last.
@@ -12,7 +12,7 @@ import {
   splitPage,
   textCursorList,
   type CursorList,
-} from '../../server/store/cursor.js';
+} from '../../server/platform/store/cursor.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 const transfers = idCursorList('transfer');

@@ -1,10 +1,10 @@
-// Every date-time a request carries is read by one parser (server/store/timestamps.ts `parseTimestamp`). The
+// Every date-time a request carries is read by one parser (server/platform/store/timestamps.ts `parseTimestamp`). The
 // request validator accepts RFC 3339's leap second (`23:59:60Z`, or the same instant at an offset), which
 // `Date.parse` read as NaN: PostgreSQL answered 500 and SQLite matched nothing and skipped the "end before start"
 // check. The table below is every format: date-time query parameter and top-level body field of every operation,
 // read from the bundled documents, so a new date-time filter is covered without touching this file.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseTimestamp } from '../../server/store/timestamps.js';
+import { parseTimestamp } from '../../server/platform/store/timestamps.js';
 import { bundles, resolve } from '../support/contract.js';
 import { distinctOperations, type ServedOperation } from '../support/operations.js';
 import { fill, problemType } from '../support/requests.js';

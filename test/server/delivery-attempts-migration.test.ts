@@ -2,8 +2,8 @@
 // the key now takes further attempts of the same event and registration (redeliveries) but not a second attempt 1.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../server/store/database.js';
-import { migrateToLatest } from '../../server/store/migrate.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
+import { migrateToLatest } from '../../server/platform/store/migrate.js';
 import { stores } from '../support/stores.js';
 
 describe.each(stores)('migration 0012 (delivery attempts) on $name', (kind) => {

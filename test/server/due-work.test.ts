@@ -1,4 +1,4 @@
-// claimDue (server/workers/due-work.ts), the one way every engine claims its due work, on each store, over payouts made
+// claimDue (server/platform/workers/due-work.ts), the one way every engine claims its due work, on each store, over payouts made
 // through real HTTP with the workers not started: it takes only rows whose step is due, oldest step first, at most a
 // batch; the step runs in the claim's transaction, a failed batch is retried row by row and a row that fails alone is
 // put off (the rest move on); onProgress runs
@@ -7,8 +7,8 @@
 import type { Selectable } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
-import type { PayoutTable } from '../../server/store/schema.js';
-import { claimDue, failedStepDelayMs } from '../../server/workers/due-work.js';
+import type { PayoutTable } from '../../server/platform/store/schema.js';
+import { claimDue, failedStepDelayMs } from '../../server/platform/workers/due-work.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';

@@ -3,10 +3,10 @@
 // ids (the delivery records point at them), new events are numbered after them, and the old events are listed.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Events } from '../../server/events/events.js';
-import { merchantOwner } from '../../server/events/owners.js';
-import { openStore, type Store } from '../../server/store/database.js';
-import { migrateToLatest } from '../../server/store/migrate.js';
+import { Events } from '../../server/domain/events/events.js';
+import { merchantOwner } from '../../server/domain/events/owners.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
+import { migrateToLatest } from '../../server/platform/store/migrate.js';
 import { stores } from '../support/stores.js';
 
 describe.each(stores)('migration 0007 (events) on $name', (kind) => {

@@ -1,4 +1,4 @@
-// Group commit (server/store/group-commit.ts), its behaviour matrix on each store: first inGroupCommit itself on
+// Group commit (server/platform/store/group-commit.ts), its behaviour matrix on each store: first inGroupCommit itself on
 // an open store, with a second connection to the same database as the outside observer (what another process,
 // or the service after a restart, would read); then the creates of the API through real HTTP.
 //   works of one turn → one transaction on SQLite (the outside sees none of them until all are done), each its
@@ -10,10 +10,10 @@ import { sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
-import { Problem } from '../../server/problems.js';
-import { openStore, type Store } from '../../server/store/database.js';
-import { inGroupCommit } from '../../server/store/group-commit.js';
-import type { Database } from '../../server/store/schema.js';
+import { Problem } from '../../server/platform/problems.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
+import { inGroupCommit } from '../../server/platform/store/group-commit.js';
+import type { Database } from '../../server/platform/store/schema.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';

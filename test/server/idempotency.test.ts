@@ -1,4 +1,4 @@
-// One idempotency mechanism, one behaviour matrix (server/store/idempotency.ts), run through real HTTP with the
+// One idempotency mechanism, one behaviour matrix (server/platform/store/idempotency.ts), run through real HTTP with the
 // generated clients on each store, over every create of the contract: every POST that answers 201 or 202 must
 // take an Idempotency-Key, and every operation that takes one has a row here (both read from the bundles, so a
 // new create fails here until it has the parameter and a row). partnerPaymentUniqueId (groups C and E) has rows
@@ -11,8 +11,8 @@
 // payment request, payments made before migration 0006.
 import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeyLifetimeMs } from '../../server/store/idempotency.js';
-import { migration as partnerPaymentKeys } from '../../server/store/migrations/0006_partner_payment_keys.js';
+import { idempotencyKeyLifetimeMs } from '../../server/platform/store/idempotency.js';
+import { migration as partnerPaymentKeys } from '../../server/platform/store/migrations/0006_partner_payment_keys.js';
 import { bundles, resolve } from '../support/contract.js';
 import { declaredProperties, distinctOperations, requestExamples } from '../support/operations.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';

@@ -3,8 +3,8 @@
 // failed token request limits fail closed (429 with a short Retry-After: no token is issued on an unknown count),
 // a warning says so, and the password never reaches a log line.
 import { describe, expect, it } from 'vitest';
-import { uncheckedRetryAfterSeconds } from '../../server/auth/failed-attempts.js';
-import { loadConfig } from '../../server/config.js';
+import { uncheckedRetryAfterSeconds } from '../../server/domain/auth/failed-attempts.js';
+import { loadConfig } from '../../server/platform/config.js';
 import { requestFrom } from '../support/source-address.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';

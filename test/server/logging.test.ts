@@ -3,11 +3,11 @@
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/log.js';
-import { createServices, workersOf } from '../../server/services.js';
-import { openStore } from '../../server/store/database.js';
+import { createApp } from '../../server/http/app.js';
+import { loadConfig } from '../../server/platform/config.js';
+import { createLogger } from '../../server/platform/log.js';
+import { createServices, workersOf } from '../../server/domain/services.js';
+import { openStore } from '../../server/platform/store/database.js';
 
 describe('logs', () => {
   it('carry request ids and never a client secret or a token', async () => {

@@ -1,4 +1,4 @@
-// Metadata (openapi/shared/schemas/Metadata.yaml, server/store/metadata.ts) through real HTTP on each store: what a
+// Metadata (openapi/shared/schemas/Metadata.yaml, server/platform/store/metadata.ts) through real HTTP on each store: what a
 // create (and an update, where the object has one) sends is shown on the answer, every read, every list item and
 // every event of the object; none sent reads as `{}`; the bounds (50 keys, 40-character keys, 500-character values)
 // are 400s naming the key with nothing written; it is part of an idempotent create's fingerprint. Payouts also

@@ -2,9 +2,9 @@
 // rounded, when the currency has fewer decimals), the decimal strings responses carry, the fee calculator's
 // half-up percentage, and the sandbox's foreign-exchange debit (rounded up to the cent).
 import { describe, expect, it } from 'vitest';
-import { convertToUsd } from '../../server/banking/fx-rates.js';
-import { calculateFee } from '../../server/fees/fee-calculator.js';
-import { exponentOf, toDecimalString, toMinorUnits } from '../../server/money/currencies.js';
+import { convertToUsd } from '../../server/domain/banking/fx-rates.js';
+import { calculateFee } from '../../server/domain/fees/fee-calculator.js';
+import { exponentOf, toDecimalString, toMinorUnits } from '../../server/platform/money/currencies.js';
 
 const at = { amount: 'Amount', currency: 'Currency' };
 /** The Problem a rule throws, as its kind and the fields it points at. */

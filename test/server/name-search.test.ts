@@ -1,9 +1,9 @@
-// Name searches ignore case in every script, the same on both stores (server/store/case-folding.ts): SQLite's
+// Name searches ignore case in every script, the same on both stores (server/platform/store/case-folding.ts): SQLite's
 // own lower() folds ASCII only, so "élodie" never found "ÉLODIE" there. Driven through the real search
 // operations: listPayees (groups A and B, `name`) and listRecipients (group C, `SearchText`).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
-import { foldCase } from '../../server/store/case-folding.js';
+import { foldCase } from '../../server/platform/store/case-folding.js';
 import { individual } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';

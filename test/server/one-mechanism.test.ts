@@ -13,23 +13,23 @@ const where = (pattern: RegExp) => serverFiles.filter((f) => pattern.test(f.text
 
 describe('one mechanism per concern in server/', () => {
   it('one cursor codec and one bad-cursor problem', () => {
-    expect(where(/cursor is not one this service issued/i)).toEqual(['server/store/cursor.ts']);
-    expect(where(/function (en|de)codeCursor|toString\('base64url'\)[^;]*cursor/i)).toEqual(['server/store/cursor.ts']);
+    expect(where(/cursor is not one this service issued/i)).toEqual(['server/platform/store/cursor.ts']);
+    expect(where(/function (en|de)codeCursor|toString\('base64url'\)[^;]*cursor/i)).toEqual(['server/platform/store/cursor.ts']);
   });
 
   it('one sandbox guard', () => {
     expect(where(/[!=]== 'sandbox'|[!=]== 'production'|startsWith\('simulate'\)/).sort()).toEqual([
-      'server/config.ts',
-      'server/sandbox.ts',
+      'server/domain/sandbox.ts',
+      'server/platform/config.ts',
     ]);
   });
 
   it('one Environment type', () => {
-    expect(where(/'sandbox' \| 'production'|'production' \| 'sandbox'/)).toEqual(['server/environment.ts']);
+    expect(where(/'sandbox' \| 'production'|'production' \| 'sandbox'/)).toEqual(['server/platform/environment.ts']);
   });
 
   it('handlers read the caller from their context and answer through the result helpers', () => {
-    const handlers = serverFiles.filter((f) => /^server\/groups\/[^/]+\/handlers\.ts$/.test(f.path));
+    const handlers = serverFiles.filter((f) => /^server\/http\/groups\/[^/]+\/handlers\.ts$/.test(f.path));
     expect(handlers).toHaveLength(5);
     for (const f of handlers) {
       expect(f.text, f.path).not.toMatch(/merchantOf\(|partnerOf\(|principal/);

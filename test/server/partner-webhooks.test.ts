@@ -8,7 +8,7 @@ import { eachPartnerEvent, eachPartnerWebhookDelivery } from '../../client/pagin
 import { unwrap } from '../../client/problem-error.js';
 import { constructEvent } from '../../client/webhooks.js';
 import type { components } from '../../generated/partner/schema.js';
-import { workersOf } from '../../server/services.js';
+import { workersOf } from '../../server/domain/services.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import { receivePayoutEvent } from '../../client/webhooks.js';
-import testAccounts from '../../server/rails/sandbox-test-accounts.json' with { type: 'json' };
+import testAccounts from '../../server/domain/rails/sandbox-test-accounts.json' with { type: 'json' };
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

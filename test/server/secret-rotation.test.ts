@@ -4,7 +4,7 @@
 // the bound passes without waiting.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationCacheSeconds } from '../../server/auth/client-generations.js';
+import { generationCacheSeconds } from '../../server/domain/auth/client-generations.js';
 import { send } from '../support/requests.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';

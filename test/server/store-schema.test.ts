@@ -1,4 +1,4 @@
-// The store's Kysely table types (server/store/schema.ts and banking-schema.ts) are written by hand beside the
+// The store's Kysely table types (server/platform/store/schema.ts and banking-schema.ts) are written by hand beside the
 // migrations that create the tables; this keeps the two from drifting apart. On each store kind a fresh store
 // is migrated and its real columns (Kysely's introspection) are compared with the `Database` type as the
 // TypeScript compiler reads it: the same tables and columns; each column nullable exactly when its type
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../server/store/database.js';
+import { openStore, type Store } from '../../server/platform/store/database.js';
 import { stores } from '../support/stores.js';
 
 interface Column {
@@ -18,7 +18,7 @@ interface Column {
 }
 type Tables = Record<string, Record<string, Column>>;
 
-const schemaFile = fileURLToPath(new URL('../../server/store/schema.ts', import.meta.url));
+const schemaFile = fileURLToPath(new URL('../../server/platform/store/schema.ts', import.meta.url));
 
 /** The tables and columns of the `Database` interface exported by `file`, as its types declare them. */
 function declaredTables(file: string): Tables {

@@ -1,6 +1,6 @@
-// isoTimestamp formats with integer arithmetic (server/store/timestamps.ts); it must give Date's text exactly.
+// isoTimestamp formats with integer arithmetic (server/platform/store/timestamps.ts); it must give Date's text exactly.
 import { describe, expect, it } from 'vitest';
-import { isoTimestamp } from '../../server/store/timestamps.js';
+import { isoTimestamp } from '../../server/platform/store/timestamps.js';
 
 const date = (ms: number) => new Date(ms).toISOString();
 

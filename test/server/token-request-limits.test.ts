@@ -4,7 +4,7 @@
 // rate-limiter-flexible reads it, in memory on SQLite and in the rate_limits table on PostgreSQL), which the test
 // moves on, so the window passes without waiting.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FailedAttempts, failedAttemptLimits } from '../../server/auth/failed-attempts.js';
+import { FailedAttempts, failedAttemptLimits } from '../../server/domain/auth/failed-attempts.js';
 import { requestFrom } from '../support/source-address.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';

@@ -3,11 +3,11 @@
 // is refused by the movement's transition before any query is sent (the store given here throws if touched).
 import type { Kysely, Selectable } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { allowedTransferTransitions, transitionTransfer } from '../../server/banking/transfer-transitions.js';
-import { allowedPaymentTransitions, transitionPayment } from '../../server/partners/payment-transitions.js';
-import { allowedPayoutTransitions, transition } from '../../server/payouts/payout-transitions.js';
-import type { BankingTransferTable } from '../../server/store/banking-schema.js';
-import type { Database } from '../../server/store/schema.js';
+import { allowedTransferTransitions, transitionTransfer } from '../../server/domain/banking/transfer-transitions.js';
+import { allowedPaymentTransitions, transitionPayment } from '../../server/domain/partners/payment-transitions.js';
+import { allowedPayoutTransitions, transition } from '../../server/domain/payouts/payout-transitions.js';
+import type { BankingTransferTable } from '../../server/platform/store/banking-schema.js';
+import type { Database } from '../../server/platform/store/schema.js';
 
 /** A store no query may reach. */
 const untouchable = new Proxy({} as Kysely<Database>, {

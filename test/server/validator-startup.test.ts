@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { loadDocument } from '../../server/groups/registry.js';
+import { loadDocument } from '../../server/http/groups/registry.js';
 import {
   installValidatorStartupShortcuts,
   originalValidatorParts,

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHangingReceiver, type HangingReceiver } from '../../bench/hanging-receiver.js';
 import { unwrap } from '../../client/problem-error.js';
-import { ownerKey } from '../../server/events/owners.js';
-import { DeliverySlots, type Registration } from '../../server/webhooks/delivery-slots.js';
-import { inMerchantTurns } from '../../server/webhooks/merchant-turns.js';
+import { ownerKey } from '../../server/domain/events/owners.js';
+import { DeliverySlots, type Registration } from '../../server/domain/webhooks/delivery-slots.js';
+import { inMerchantTurns } from '../../server/domain/webhooks/merchant-turns.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

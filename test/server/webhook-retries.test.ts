@@ -4,7 +4,7 @@
 // after a restart (the schedule is stored).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
-import { retrySchedule } from '../../server/webhooks/webhook-dispatcher.js';
+import { retrySchedule } from '../../server/domain/webhooks/webhook-dispatcher.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHangingReceiver } from '../../bench/hanging-receiver.js';
 import { unwrap } from '../../client/problem-error.js';
-import { keptTestEvents } from '../../server/webhooks/webhook-deliveries.js';
+import { keptTestEvents } from '../../server/domain/webhooks/webhook-deliveries.js';
 import { newMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

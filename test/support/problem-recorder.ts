@@ -5,7 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
-import type { Environment } from '../../server/environment.js';
+import type { Environment } from '../../server/platform/environment.js';
 import { distinctOperations } from './operations.js';
 
 export interface ProblemRecord {
@@ -26,7 +26,7 @@ const allTemplates = distinctOperations.map((o) => ({
 
 /** The operation a request reaches: among the templates its path matches, the most literal ones (the server's rule:
  * `/v1/payees/list` is the list, not a payee), then the method; undefined when none or more than one. In production
- * the simulations are not served (server/groups/registry.ts): a request to one reaches no operation. */
+ * the simulations are not served (server/http/groups/registry.ts): a request to one reaches no operation. */
 function operationOf(method: string, path: string, environment: Environment) {
   const templates = environment === 'sandbox' ? allTemplates : allTemplates.filter((t) => !t.sandboxOnly);
   const matching = templates.filter((t) => t.pattern.test(path));

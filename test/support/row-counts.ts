@@ -1,7 +1,7 @@
 // How many rows each table of a store holds: a suite compares two readings to prove that refused requests
 // wrote nothing anywhere.
 import { sql } from 'kysely';
-import type { Store } from '../../server/store/database.js';
+import type { Store } from '../../server/platform/store/database.js';
 
 export async function rowCounts(store: Store): Promise<Record<string, number>> {
   // rate_limits counts requests, refused ones included (on PostgreSQL): it is how a refusal is counted, not

@@ -3,11 +3,11 @@
 // `useService` (use-service.ts); startService is for a suite that must hold several or restart one.
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { loadConfig, type Config } from '../../server/config.js';
-import { createLogger } from '../../server/log.js';
-import type { Services } from '../../server/services.js';
+import { loadConfig, type Config } from '../../server/platform/config.js';
+import { createLogger } from '../../server/platform/log.js';
+import type { Services } from '../../server/domain/services.js';
 import { start } from '../../server/start.js';
-import type { Resolver } from '../../server/webhooks/address-guard.js';
+import type { Resolver } from '../../server/domain/webhooks/address-guard.js';
 import { recordProblems, type ProblemRecord } from './problem-recorder.js';
 
 export interface RunningService {

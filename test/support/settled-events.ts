@@ -3,7 +3,7 @@
 // final, each of its events dispatched, each delivery's answer recorded. Nothing is sent after that, so a late
 // copy would already have arrived and is caught, where a fixed sleep could only hope so.
 import { sql } from 'kysely';
-import type { Store } from '../../server/store/database.js';
+import type { Store } from '../../server/platform/store/database.js';
 
 const finalStates = ['completed', 'failed', 'cancelled'] as const;
 

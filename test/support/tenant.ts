@@ -13,7 +13,7 @@ import type { BankingClient, CounterpartyClient, MerchantClient, PartnerClient, 
 import type { Fetch } from '../../client/authenticated-fetch.js';
 import { unwrap } from '../../client/problem-error.js';
 import type { components } from '../../generated/banking/schema.js';
-import type { Resolver } from '../../server/webhooks/address-guard.js';
+import type { Resolver } from '../../server/domain/webhooks/address-guard.js';
 import type { RunningService } from './service.js';
 
 type BankingSchemas = components['schemas'];

@@ -5,8 +5,8 @@
 // a hook or a test, never at the top of the describe. A suite's own beforeAll, registered after it, runs after the
 // service has started; its own afterAll runs before the service stops.
 import { afterAll, beforeAll } from 'vitest';
-import type { Principal } from '../../server/auth/principal.js';
-import type { Config } from '../../server/config.js';
+import type { Principal } from '../../server/domain/auth/principal.js';
+import type { Config } from '../../server/platform/config.js';
 import { type TestMerchant, newMerchant } from './merchants.js';
 import { type TestPartner, newPartner } from './partners.js';
 import { type Answer, type Call, send } from './requests.js';

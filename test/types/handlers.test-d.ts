@@ -2,8 +2,8 @@
 // body of the wrong shape fails to compile, and so does a replay where the response documents no replay header.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { OperationRequest } from '../../server/http/operation-handler.js';
-import type { RequestContext } from '../../server/auth/principal.js';
-import type { MerchantHandlers } from '../../server/groups/merchant/handlers.js';
+import type { RequestContext } from '../../server/domain/auth/principal.js';
+import type { MerchantHandlers } from '../../server/http/groups/merchant/handlers.js';
 import type { components, operations } from '../../generated/merchant/schema.js';
 
 type Payee = components['schemas']['Payee'];

@@ -1,0 +1,117 @@
+// The HTTP service: every group on one origin at the seed's path prefixes, the token issuer at
+// /oauth/token (through group A's router), /health, and the built docs at /docs.
+import { existsSync } from 'node:fs';
+import express, { type Express, type RequestHandler } from 'express';
+import { subjectOf } from '../domain/auth/principal.js';
+import type { Config } from '../platform/config.js';
+import { groupMounts } from './groups/registry.js';
+import { allowedMethods } from './allowed-methods.js';
+import { notFound, problemHandler, sendProblem } from './errors.js';
+import { groupHandler } from './mount-group.js';
+import { chain } from './middleware-chain.js';
+import { rateLimit } from './rate-limit.js';
+import { Problem } from '../platform/problems.js';
+import './locals.js';
+import { bodyParsers } from './request-body.js';
+import { requestId } from './request-id.js';
+import { requestTarget } from './request-target.js';
+import type { Services } from '../domain/services.js';
+
+export function createApp(
+  services: Services,
+  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'environment'>,
+): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  // Only the documented paths, as written: `/V1/PAYEES/1` and `/v1/payees/1/` are not `/v1/payees/{id}`. Express's
+  // router and express-openapi-validator's route match both read these settings (http/route-matcher-cache.ts).
+  app.enable('case sensitive routing');
+  app.enable('strict routing');
+  // What every request goes through first, in one chain (http/middleware-chain.ts: fewer router layers):
+  // its id, the headers every answer carries, its log line, its target in origin form with a Host, a CORS
+  // preflight's answer, and HEAD taken as GET.
+  const logged: RequestHandler = (req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const started = process.hrtime.bigint();
+    const method = req.method;
+    res.on('finish', () => {
+      services.log.info(
+        {
+          requestId: res.locals.requestId,
+          method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+  // CORS preflight: a browser asks before it sends a cross-origin request with an Authorization header.
+  // Any origin may call (tokens, never cookies, authenticate), so every preflight is answered the same way.
+  const preflight: RequestHandler = (req, res, next) => {
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
+    res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id');
+    res.setHeader(
+      'Access-Control-Expose-Headers',
+      'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location, Idempotent-Replayed',
+    );
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+  };
+  // HEAD is GET without the body (RFC 9110, section 9.3.2): from here on it is handled as the GET it mirrors,
+  // checked and authorised the same way. Node already knows the request was HEAD and sends no body.
+  const headAsGet: RequestHandler = (req, _res, next) => {
+    if (req.method === 'HEAD') req.method = 'GET';
+    next();
+  };
+  app.use(chain([requestId, logged, requestTarget, preflight, headAsGet]));
+
+  // The docs are served whenever they are built, also when `npm run docs` ran after the server started: the static
+  // handler looks for each file as it is asked for (one stat), and without the folder a request says how to build it.
+  app.use('/docs', express.static(config.docsDir, { index: 'index.html', fallthrough: true }), (req, res, next) => {
+    if (existsSync(config.docsDir)) return next();
+    const detail = 'The docs are not built on this server: run `npm run docs`, then reload.';
+    sendProblem(res, req, new Problem('not-found', detail, { headers: { 'Cache-Control': 'no-store' } }));
+  });
+
+  // Every other answer is private to its caller (personal data, account details, tokens, problems that name
+  // them): no browser, proxy or CDN may keep a copy. Set before any operation or refusal can answer; the docs'
+  // files above are public and keep their own caching.
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  // The bearer token is verified once per request: the rate limit counts by the caller it names, and the
+  // operation's security handler (groups/registry.ts) takes the same verification.
+  const token: RequestHandler = (req, res, next) => {
+    if (req.headers.authorization !== undefined) {
+      const principal = services.tokens.verify(req.headers.authorization);
+      principal.catch(() => {}); // a bad token is answered by the security handler, not here
+      res.locals.principal = principal;
+    }
+    next();
+  };
+  app.use(
+    chain([
+      token,
+      rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined), services.limits),
+      ...bodyParsers,
+    ]),
+  );
+  const mounts = groupMounts(services, config.validateResponses, config.environment);
+  app.use(chain(mounts.map((mount) => groupHandler(mount))));
+
+  app.use(notFound(allowedMethods(mounts)));
+  app.use(problemHandler((entry, message) => services.log.error(entry, message)));
+  return app;
+}
