@@ -54,7 +54,10 @@ export interface Started {
 
 export async function start(options: StartOptions): Promise<Started> {
   const { config, log } = options;
-  const store = await openStore(config.databaseUrl, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const store = await openStore(config.databaseUrl, {
+    environment: config.environment,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+  });
   let services: Services;
   try {
     services = await createServices(store, config, log, { resolve: options.resolve, now: options.now });

@@ -112,7 +112,6 @@ export async function createServices(
     sandbox ? sandboxSettlement : noSettlement,
     {
       stepMs: config.sandboxStepMs,
-      environment,
       pollMs: engineSettings(config).pollMs,
       batchSize: 200,
       onProgress: () => dispatcher.wake(),
@@ -127,7 +126,6 @@ export async function createServices(
       stepMs: config.sandboxStepMs,
       pollMs: engineSettings(config).pollMs,
       batchSize: 200,
-      environment,
       onProgress: () => dispatcher.wake(),
     },
     log,

@@ -39,29 +39,26 @@ export function submitted(row: Row, now: number): { ach?: string; wire?: string 
  * Takes a due transfer one step towards its sandbox outcome; returns the row as it is after the step. A transfer
  * whose outcome is to stay `processing` (or that a simulation must decide) gets no next step.
  */
-export const sandboxSettlement: Settlement = async (db, row, now, { stepMs, environment }) => {
+export const sandboxSettlement: Settlement = async (db, row, now, { stepMs }) => {
   const outcome = transferOutcome(row.type as OutboundRail, Number(row.amount_minor));
   switch (row.status) {
     case 'pending':
       return transitionTransfer(db, row, 'processing', {
         now,
-        environment,
         ...submitted(row, now),
         nextStepAt: outcome.status === 'processing' ? null : now + stepMs,
       });
     case 'processing':
-      if (outcome.status === 'failed') return transitionTransfer(db, row, 'failed', { now, environment, reasons: outcome.reasons });
+      if (outcome.status === 'failed') return transitionTransfer(db, row, 'failed', { now, reasons: outcome.reasons });
       if (outcome.status === 'processing') return row;
       return transitionTransfer(db, row, 'completed', {
         now,
-        environment,
         nextStepAt: outcome.status === 'returned' ? now + stepMs : null,
       });
     case 'completed':
       if (outcome.status !== 'returned') return row;
       return transitionTransfer(db, row, 'returned', {
         now,
-        environment,
         reasons: outcome.reasons,
         returnCode: outcome.reasons[0]?.networkCode ?? undefined,
       });

@@ -107,7 +107,8 @@ export class Simulations {
             .values({
               merchant_id: merchantId,
               business_id: Number(account.business_id),
-              type: rail,
+              environment: this.settings.environment,
+                  type: rail,
               status: 'pending',
               amount_minor: amountMinor,
               currency: 'USD',
@@ -140,8 +141,8 @@ export class Simulations {
             .executeTakeFirstOrThrow();
           const external = settlementSide(rail === 'INBOUND_ACH' ? 'ACH_PUSH' : 'WIRE_DOMESTIC');
           await writeEntries(trx, Number(pending.id), external, accountSide(Number(account.id)), amountMinor, 'USD', 'pending', now);
-          await recordTransferEvent(trx, pending, 'transfer.created', now, this.settings.environment);
-          const completed = await transitionTransfer(trx, pending, 'completed', { now, environment: this.settings.environment });
+          await recordTransferEvent(trx, pending, 'transfer.created', now);
+          const completed = await transitionTransfer(trx, pending, 'completed', { now });
           return { status: 201, body: await transferView(trx, completed, now) };
         },
       }),
@@ -160,13 +161,12 @@ export class Simulations {
           );
         const now = Date.now();
         if (row.status === 'pending')
-          row = await transitionTransfer(trx, row, 'processing', { now, environment: this.settings.environment, ...submitted(row, now) });
+          row = await transitionTransfer(trx, row, 'processing', { now, ...submitted(row, now) });
         row =
           to === 'completed'
-            ? await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment })
+            ? await transitionTransfer(trx, row, 'completed', { now })
             : await transitionTransfer(trx, row, 'failed', {
                 now,
-                environment: this.settings.environment,
                 reasons: [{ code: 'network_rejected', networkCode: null, message: 'Rejected by a simulated settlement.' }],
               });
         return transferView(trx, row, now);
@@ -187,7 +187,6 @@ export class Simulations {
         const now = Date.now();
         const returned = await transitionTransfer(trx, row, 'returned', {
           now,
-          environment: this.settings.environment,
           reasons: [returnReason(returnCode)],
           returnCode,
         });
@@ -217,7 +216,7 @@ export class Simulations {
           .where('id', '=', row.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordNocEvent(trx, updated, now, this.settings.environment);
+        await recordNocEvent(trx, updated, now);
         return transferView(trx, updated, now);
       }),
     );

@@ -6,7 +6,6 @@
 // other in a cycle.
 import type { Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import type { Environment } from '../../platform/environment.js';
 import type { BankingTransferTable } from '../../platform/store/banking-schema.js';
 import type { Store } from '../../platform/store/database.js';
 import type { Database } from '../../platform/store/schema.js';
@@ -20,7 +19,7 @@ export type Settlement = (
   db: Kysely<Database>,
   row: Row,
   now: number,
-  settings: { stepMs: number; environment: Environment },
+  settings: { stepMs: number },
 ) => Promise<Row>;
 
 /** Production's settlement in this build, which has no adapter to a real bank's network: the transfer stays in its
@@ -31,7 +30,6 @@ export const noSettlement: Settlement = (db, row) =>
 export interface TransferEngineSettings {
   /** Pause between a transfer's steps (SANDBOX_STEP_MS). */
   stepMs: number;
-  environment: Environment;
   pollMs: number;
   batchSize: number;
   /** Called after a round that moved a transfer, after its commit (the webhook dispatcher listens). */

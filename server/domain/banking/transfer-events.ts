@@ -5,7 +5,6 @@
 // the one event writer (../events/event-rows.ts), so the webhook dispatcher delivers them like payouts' events.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/banking/schema.js';
-import type { Environment } from '../../platform/environment.js';
 import { eventRow } from '../events/event-rows.js';
 import type { BankingTransferTable, BankingVerificationTable } from '../../platform/store/banking-schema.js';
 import type { Database } from '../../platform/store/schema.js';
@@ -26,7 +25,6 @@ export async function recordTransferEvent(
   row: Selectable<BankingTransferTable>,
   type: TransferEventType,
   at: number,
-  environment: Environment,
 ): Promise<void> {
   const transfer = await transferView(db, row, at);
   await db
@@ -36,7 +34,7 @@ export async function recordTransferEvent(
         type,
         subject: `transfer:${row.id}`,
         merchantId: Number(row.merchant_id),
-        environment,
+        environment: row.environment,
         at,
         body: (envelope): components['schemas']['TransferEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), transfer }),
       }),
@@ -48,7 +46,6 @@ export async function recordNocEvent(
   db: Kysely<Database>,
   row: Selectable<BankingTransferTable>,
   at: number,
-  environment: Environment,
 ): Promise<void> {
   const transfer = await transferView(db, row, at);
   await db
@@ -58,7 +55,7 @@ export async function recordNocEvent(
         type: 'noc.received' as const,
         subject: `transfer:${row.id}`,
         merchantId: Number(row.merchant_id),
-        environment,
+        environment: row.environment,
         at,
         body: (envelope): components['schemas']['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), transfer }),
       }),
@@ -71,7 +68,6 @@ export async function recordVerificationEvent(
   db: Kysely<Database>,
   row: Selectable<BankingVerificationTable>,
   at: number,
-  environment: Environment,
 ): Promise<void> {
   const verification = toVerification(row);
   await db
@@ -81,7 +77,7 @@ export async function recordVerificationEvent(
         type: 'verification.updated' as const,
         subject: `verification:${row.id}`,
         merchantId: Number(row.merchant_id),
-        environment,
+        environment: row.environment,
         at,
         body: (envelope): components['schemas']['VerificationEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), verification }),
       }),

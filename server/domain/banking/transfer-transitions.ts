@@ -6,7 +6,6 @@
 //   completed → returned (reversing entries posted)
 // failed and returned are final.
 import type { Kysely, Selectable } from 'kysely';
-import type { Environment } from '../../platform/environment.js';
 import type { BankingTransferTable, TransferStatus } from '../../platform/store/banking-schema.js';
 import type { Database } from '../../platform/store/schema.js';
 import { reverseEntries, settleEntries } from './ledger.js';
@@ -23,8 +22,6 @@ export const allowedTransferTransitions: Readonly<Record<TransferStatus, readonl
 
 export interface TransitionOptions {
   now: number;
-  /** The service's environment, which the state's event carries. */
-  environment: Environment;
   reasons?: TransferReason[];
   /** Rail details learnt in this step (JSON of the transfer's `ach` or `wire`). */
   ach?: string | null;
@@ -63,6 +60,6 @@ export async function transitionTransfer(
   if (to === 'completed') await settleEntries(db, id, 'posted', options.now);
   if (to === 'failed') await settleEntries(db, id, 'voided', options.now);
   if (to === 'returned') await reverseEntries(db, id, options.now);
-  await recordTransferEvent(db, updated, `transfer.${to as Exclude<TransferStatus, 'pending'>}`, options.now, options.environment);
+  await recordTransferEvent(db, updated, `transfer.${to as Exclude<TransferStatus, 'pending'>}`, options.now);
   return updated;
 }

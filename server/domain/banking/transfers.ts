@@ -332,6 +332,7 @@ export class Transfers {
           .values({
             merchant_id: merchantId,
             business_id: Number(account.business_id),
+            environment: this.settings.environment,
             type: p.type,
             status: 'pending',
             amount_minor: p.amountMinor,
@@ -359,8 +360,8 @@ export class Transfers {
           .returningAll()
           .executeTakeFirstOrThrow();
         await writeEntries(trx, Number(row.id), p.debit, p.credit, p.ledgerAmountMinor, 'USD', 'pending', now);
-        await recordTransferEvent(trx, row, 'transfer.created', now, this.settings.environment);
-        if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now, environment: this.settings.environment });
+        await recordTransferEvent(trx, row, 'transfer.created', now);
+        if (p.type === 'INTERNAL') row = await transitionTransfer(trx, row, 'completed', { now });
         else
           row = await trx
             .updateTable('banking_transfers')
@@ -390,6 +391,7 @@ export class Transfers {
       .values({
         merchant_id: merchantId,
         business_id: Number(funding.business_id),
+        environment: this.settings.environment,
         type: 'INTERNAL',
         status: 'pending',
         amount_minor: amount,
@@ -425,8 +427,8 @@ export class Transfers {
       'pending',
       now,
     );
-    await recordTransferEvent(db, pending, 'transfer.created', now, this.settings.environment);
-    await transitionTransfer(db, pending, 'completed', { now, environment: this.settings.environment });
+    await recordTransferEvent(db, pending, 'transfer.created', now);
+    await transitionTransfer(db, pending, 'completed', { now });
     return Number(pending.id);
   }
 }

@@ -153,6 +153,7 @@ export class Verifications {
           .values({
             business_id: body.businessId,
             merchant_id: merchantId,
+            environment: this.settings.environment,
             subject: body.subject,
             subject_key: subjectKey,
             person: person
@@ -187,7 +188,7 @@ export class Verifications {
           .returningAll()
           .executeTakeFirstOrThrow();
         await recombine(trx, body.businessId, now);
-        await recordVerificationEvent(trx, row, now, this.settings.environment);
+        await recordVerificationEvent(trx, row, now);
         return { status: 201, body: toVerification(row) };
       },
     });
@@ -228,7 +229,7 @@ export class Verifications {
         .executeTakeFirst();
       if (!updated) throw new Problem('conflict', `Verification ${verificationId} changed meanwhile; read it again.`);
       await recombine(trx, Number(row.business_id), now);
-      await recordVerificationEvent(trx, updated, now, this.settings.environment);
+      await recordVerificationEvent(trx, updated, now);
       return toVerification(updated);
     });
     this.settings.onChange?.();

@@ -4,7 +4,6 @@
 // (workers/due-work.ts): a batch per transaction, FOR UPDATE SKIP LOCKED on PostgreSQL, nothing held in memory; after
 // a round that moved one, the webhook dispatcher is woken (`onProgress`).
 import type { Logger } from 'pino';
-import type { Environment } from '../../platform/environment.js';
 import type { PayoutRail } from '../rails/payout-rail.js';
 import type { Store } from '../../platform/store/database.js';
 import { claimDue } from '../../platform/workers/due-work.js';
@@ -18,7 +17,6 @@ export interface PaymentEngineSettings {
   pollMs: number;
   /** Payments stepped per round. */
   batchSize: number;
-  environment: Environment;
   /** Called after a round that moved a payment, after its commit (the webhook dispatcher listens). */
   onProgress?: () => void;
 }
@@ -42,14 +40,14 @@ export class PaymentEngine {
 
   /** One round: steps up to batchSize due payments in one transaction; returns how many it took. */
   round(now = Date.now()): Promise<number> {
-    const { batchSize, onProgress, stepMs, environment } = this.settings;
+    const { batchSize, onProgress, stepMs } = this.settings;
     return claimDue(this.store, 'payments', { now, batchSize, onProgress }, async (trx, due) => {
       const held: number[] = [];
       let moved = 0;
       for (const row of due) {
         const next = this.rail.next(row.status, { account_number: row.account_number, iban: null });
         if (!next) held.push(row.payment_id);
-        else if (await transitionPayment(trx, row, next.to, { now, environment, nextStepAt: now + stepMs })) moved++;
+        else if (await transitionPayment(trx, row, next.to, { now, nextStepAt: now + stepMs })) moved++;
       }
       // What the rail holds stays in its state and is not looked at again (no step is due).
       if (held.length > 0) await trx.updateTable('payments').set({ next_step_at: null }).where('payment_id', 'in', held).execute();

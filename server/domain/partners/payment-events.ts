@@ -7,7 +7,6 @@
 // (events/owners.ts). Once the merchant is unlinked, its payments' later events are the merchant's only.
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/merchant/schema.js';
-import type { Environment } from '../../platform/environment.js';
 import { eventRow, type NewEvent } from '../events/event-rows.js';
 import type { Database, PaymentState, PaymentTable } from '../../platform/store/schema.js';
 import { isoTimestamp } from '../../platform/store/timestamps.js';
@@ -21,14 +20,13 @@ export async function recordPaymentEvent(
   row: Selectable<PaymentTable>,
   status: PaymentState,
   at: number,
-  environment: Environment,
 ): Promise<void> {
   const payment = toPayment(row);
   await recordForFollowers(db, row, {
     type: `payment.${status}` as const,
     subject: `payment:${row.payment_id}`,
     merchantId: Number(row.merchant_id),
-    environment,
+    environment: row.environment,
     at,
     body: (envelope): Schemas['PaymentEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
   });
@@ -39,14 +37,13 @@ export async function recordPaymentNoc(
   db: Kysely<Database>,
   row: Selectable<PaymentTable>,
   at: number,
-  environment: Environment,
 ): Promise<void> {
   const payment = toPayment(row);
   await recordForFollowers(db, row, {
     type: 'noc.received' as const,
     subject: `payment:${row.payment_id}`,
     merchantId: Number(row.merchant_id),
-    environment,
+    environment: row.environment,
     at,
     body: (envelope): Schemas['NocEvent'] => ({ ...envelope, timestamp: isoTimestamp(at), payment }),
   });

@@ -6,7 +6,6 @@
 //   completed → returned (the receiving bank's return, days later: the sandbox's simulatePaymentReturn)
 // failed, cancelled and returned are final.
 import type { Kysely, Selectable } from 'kysely';
-import type { Environment } from '../../platform/environment.js';
 import { allowedPayoutTransitions } from '../payouts/payout-transitions.js';
 import { finalStates } from '../rails/payout-rail.js';
 import type { Database, PaymentState, PaymentTable } from '../../platform/store/schema.js';
@@ -20,8 +19,6 @@ export const allowedPaymentTransitions: Readonly<Record<PaymentState, readonly P
 
 export interface PaymentTransitionOptions {
   now: number;
-  /** The service's environment, which the state's event carries. */
-  environment: Environment;
   /** When the rail takes the next step; ignored (null) when the state entered is final. */
   nextStepAt?: number | null;
   /** For `returned`, and only for it: the ACH return code. */
@@ -29,8 +26,8 @@ export interface PaymentTransitionOptions {
 }
 
 /** Records a new payment's first state, `created`: its history row and `payment.created`, with the insert. */
-export async function recordPaymentCreated(db: Kysely<Database>, row: PaymentRow, at: number, environment: Environment): Promise<void> {
-  await recorded(db, row, 'created', at, environment);
+export async function recordPaymentCreated(db: Kysely<Database>, row: PaymentRow, at: number): Promise<void> {
+  await recorded(db, row, 'created', at);
 }
 
 /**
@@ -61,11 +58,11 @@ export async function transitionPayment(
     .where('status', '=', row.status)
     .returningAll()
     .executeTakeFirst();
-  if (updated) await recorded(db, updated, to, now, options.environment);
+  if (updated) await recorded(db, updated, to, now);
   return updated;
 }
 
-async function recorded(db: Kysely<Database>, row: PaymentRow, status: PaymentState, at: number, environment: Environment) {
+async function recorded(db: Kysely<Database>, row: PaymentRow, status: PaymentState, at: number) {
   await db.insertInto('payment_status_changes').values({ payment_id: row.payment_id, status, at }).execute();
-  await recordPaymentEvent(db, row, status, at, environment);
+  await recordPaymentEvent(db, row, status, at);
 }

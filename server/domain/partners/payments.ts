@@ -113,6 +113,7 @@ export class Payments {
         merchant_id: body.merchantId,
         partner_id: partnerId,
         payee_id: body.payeeId,
+        environment: this.settings.environment,
         merchant_account_number: body.merchantAccountNumber ?? null,
         account_number: accountNumber,
         amount_minor: amountMinor,
@@ -139,7 +140,7 @@ export class Payments {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordPaymentCreated(trx, row, now, this.settings.environment);
+    await recordPaymentCreated(trx, row, now);
     return { status: 201 as const, body: toPayment(row) };
   }
 
@@ -154,9 +155,8 @@ export class Payments {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       if (row.status === 'cancelled') return { row };
       // The engine may start processing between the read and the update: the compare-and-set decides.
-      const environment = this.settings.environment;
       const cancelled =
-        row.status === 'created' ? await transitionPayment(trx, row, 'cancelled', { now: Date.now(), environment }) : undefined;
+        row.status === 'created' ? await transitionPayment(trx, row, 'cancelled', { now: Date.now() }) : undefined;
       if (cancelled) return { row: cancelled, cancelled };
       const now = await trx.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
       throw new Problem(
@@ -175,10 +175,9 @@ export class Payments {
   async simulateReturn(partnerId: number, paymentId: number, returnCode: string): Promise<Payment> {
     const returned = await this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
-      const environment = this.settings.environment;
       const returned =
         row.status === 'completed'
-          ? await transitionPayment(trx, row, 'returned', { now: Date.now(), environment, returnCode })
+          ? await transitionPayment(trx, row, 'returned', { now: Date.now(), returnCode })
           : undefined;
       if (!returned) throw new Problem('conflict', `Payment ${paymentId} is ${row.status}; only a completed payment is returned.`);
       return returned;
@@ -210,7 +209,7 @@ export class Payments {
         .where('payment_id', '=', paymentId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordPaymentNoc(trx, changed, now, this.settings.environment);
+      await recordPaymentNoc(trx, changed, now);
       return changed;
     });
     this.settings.onChange?.();

@@ -2,6 +2,7 @@
 // timestamps are epoch milliseconds and money is integer minor units; nested contract objects that are
 // never queried (addresses, reasons, rail details) are JSON text.
 import type { Generated } from 'kysely';
+import type { Environment } from '../environment.js';
 
 export type BusinessStatus = 'active' | 'suspended' | 'closed';
 export type BusinessVerificationStatus = 'unverified' | 'pending' | 'needs_review' | 'approved' | 'rejected';
@@ -45,6 +46,8 @@ export interface BankingVerificationTable {
   id: Generated<number>;
   business_id: number;
   merchant_id: number;
+  /** Where the verification was started: its events carry it (migration 0017). */
+  environment: Environment;
   subject: 'BUSINESS' | 'PERSON';
   /** `BUSINESS`, or `PERSON:` and a SHA-256 of the person's tax id or document: finds a running check of the same subject without keeping the number. */
   subject_key: string;
@@ -111,6 +114,8 @@ export interface BankingTransferTable {
   id: Generated<number>;
   merchant_id: number;
   business_id: number;
+  /** Where the transfer was made: its events carry it (migration 0017). */
+  environment: Environment;
   type: TransferType;
   status: TransferStatus;
   /** As requested, in `currency`. */

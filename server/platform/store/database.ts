@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { registerCaseFolding } from './case-folding.js';
+import type { Environment } from '../environment.js';
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
 import type { Database } from './schema.js';
@@ -84,7 +85,10 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
   };
 }
 
-export async function openStore(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
+export async function openStore(
+  url: string,
+  options: { migrate?: boolean; poolSize?: number; environment?: Environment } = {},
+): Promise<Store> {
   let store: Store;
   let statements: StatementCache | undefined;
   if (isPostgresUrl(url)) {
@@ -115,7 +119,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (options.migrate !== false) {
-    await migrateToLatest(store);
+    await migrateToLatest(store, undefined, { environment: options.environment ?? 'sandbox' });
     statements?.clear();
   }
   return store;

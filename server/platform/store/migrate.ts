@@ -16,9 +16,16 @@ import * as deliveryRetries from './migrations/0013_delivery_retries.js';
 import * as metadata from './migrations/0014_metadata.js';
 import * as rateLimits from './migrations/0015_rate_limits.js';
 import * as partnerEvents from './migrations/0016_partner_events.js';
+import * as resourceEnvironment from './migrations/0017_resource_environment.js';
+import type { Environment } from '../environment.js';
 import type { Store } from './store.js';
 
-const migrations: Record<string, (store: Store) => Migration> = {
+/** What a migration may need beyond the store: the environment the deployment runs in (for rows written before a column). */
+export interface MigrationContext {
+  environment: Environment;
+}
+
+const migrations: Record<string, (store: Store, context: MigrationContext) => Migration> = {
   '0001_initial': initial.migration,
   '0002_partner_payments': partnerPayments.migration,
   '0003_banking': banking.migration,
@@ -35,12 +42,13 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0014_metadata': metadata.migration,
   '0015_rate_limits': rateLimits.migration,
   '0016_partner_events': partnerEvents.migration,
+  '0017_resource_environment': (_store, context) => resourceEnvironment.migration(context),
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */
-export async function migrateToLatest(store: Store, upTo?: string): Promise<void> {
+export async function migrateToLatest(store: Store, upTo?: string, context: MigrationContext = { environment: 'sandbox' }): Promise<void> {
   const provider: MigrationProvider = {
-    getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(store)])),
+    getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(store, context)])),
   };
   const migrator = new Migrator({ db: store.db, provider });
   const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));

@@ -192,6 +192,8 @@ export interface PaymentTable {
   merchant_id: number;
   partner_id: number | null;
   payee_id: number;
+  /** Where the payment was made: its events carry it (migration 0017). */
+  environment: Environment;
   merchant_account_number: string | null;
   /** The payee's account number at the time of the payment, whole (searchable, never returned whole). */
   account_number: string;
