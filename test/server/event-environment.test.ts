@@ -29,7 +29,13 @@ describe.each(stores)('the environment of events on $name', (kind) => {
           },
         }),
       );
-      const body = { payeeId: recipient.id, amount: 3, currency: 'USD', paymentMethodType: 'STANDARD' as const, merchantId: acme.merchantId };
+      const body = {
+        payeeId: recipient.id,
+        amount: 3,
+        currency: 'USD',
+        paymentMethodType: 'STANDARD' as const,
+        merchantId: acme.merchantId,
+      };
       const made = await unwrap(partner.c.POST('/finance/v1/payment_request', { body: { ...body, description: 'in the sandbox' } }));
       await sandbox.stop();
       running.pop();

@@ -99,9 +99,7 @@ describe('allowedTransferTransitions', () => {
     'transitionTransfer refuses %s → %s',
     async (from, to) => {
       const row = { id: 1, status: from } as unknown as Selectable<BankingTransferTable>;
-      await expect(transitionTransfer(untouchable, row, to, { now: 0 })).rejects.toThrow(
-        `A transfer cannot go from ${from} to ${to}.`,
-      );
+      await expect(transitionTransfer(untouchable, row, to, { now: 0 })).rejects.toThrow(`A transfer cannot go from ${from} to ${to}.`);
     },
   );
 });

@@ -108,7 +108,7 @@ export class Simulations {
               merchant_id: merchantId,
               business_id: Number(account.business_id),
               environment: this.settings.environment,
-                  type: rail,
+              type: rail,
               status: 'pending',
               amount_minor: amountMinor,
               currency: 'USD',
@@ -160,8 +160,7 @@ export class Simulations {
             `Transfer ${transferId} is ${row.status}; only a pending or processing ACH or wire transfer settles.`,
           );
         const now = Date.now();
-        if (row.status === 'pending')
-          row = await transitionTransfer(trx, row, 'processing', { now, ...submitted(row, now) });
+        if (row.status === 'pending') row = await transitionTransfer(trx, row, 'processing', { now, ...submitted(row, now) });
         row =
           to === 'completed'
             ? await transitionTransfer(trx, row, 'completed', { now })

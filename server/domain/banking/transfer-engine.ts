@@ -15,12 +15,7 @@ import { PollingWorker } from '../../platform/workers/polling-worker.js';
 type Row = Selectable<BankingTransferTable>;
 
 /** What takes a due transfer its next step, in the engine's transaction; returns the row as it is after. */
-export type Settlement = (
-  db: Kysely<Database>,
-  row: Row,
-  now: number,
-  settings: { stepMs: number },
-) => Promise<Row>;
+export type Settlement = (db: Kysely<Database>, row: Row, now: number, settings: { stepMs: number }) => Promise<Row>;
 
 /** Production's settlement in this build, which has no adapter to a real bank's network: the transfer stays in its
  * state and no step is due (openapi/DECISIONS.md, "Production without a rail"). */

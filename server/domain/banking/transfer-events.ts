@@ -42,11 +42,7 @@ export async function recordTransferEvent(
     .execute();
 }
 
-export async function recordNocEvent(
-  db: Kysely<Database>,
-  row: Selectable<BankingTransferTable>,
-  at: number,
-): Promise<void> {
+export async function recordNocEvent(db: Kysely<Database>, row: Selectable<BankingTransferTable>, at: number): Promise<void> {
   const transfer = await transferView(db, row, at);
   await db
     .insertInto('events')
@@ -64,11 +60,7 @@ export async function recordNocEvent(
 }
 
 /** `verification.updated`, when a verification is created and whenever its status changes. */
-export async function recordVerificationEvent(
-  db: Kysely<Database>,
-  row: Selectable<BankingVerificationTable>,
-  at: number,
-): Promise<void> {
+export async function recordVerificationEvent(db: Kysely<Database>, row: Selectable<BankingVerificationTable>, at: number): Promise<void> {
   const verification = toVerification(row);
   await db
     .insertInto('events')

@@ -33,11 +33,7 @@ export async function recordPaymentEvent(
 }
 
 /** `noc.received` for a payment: the payee's bank sent corrected account details (the payment shows them). */
-export async function recordPaymentNoc(
-  db: Kysely<Database>,
-  row: Selectable<PaymentTable>,
-  at: number,
-): Promise<void> {
+export async function recordPaymentNoc(db: Kysely<Database>, row: Selectable<PaymentTable>, at: number): Promise<void> {
   const payment = toPayment(row);
   await recordForFollowers(db, row, {
     type: 'noc.received' as const,

@@ -155,8 +155,7 @@ export class Payments {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       if (row.status === 'cancelled') return { row };
       // The engine may start processing between the read and the update: the compare-and-set decides.
-      const cancelled =
-        row.status === 'created' ? await transitionPayment(trx, row, 'cancelled', { now: Date.now() }) : undefined;
+      const cancelled = row.status === 'created' ? await transitionPayment(trx, row, 'cancelled', { now: Date.now() }) : undefined;
       if (cancelled) return { row: cancelled, cancelled };
       const now = await trx.selectFrom('payments').select('status').where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
       throw new Problem(
@@ -176,9 +175,7 @@ export class Payments {
     const returned = await this.store.db.transaction().execute(async (trx) => {
       const row = await this.linkedPayment(trx, partnerId, paymentId);
       const returned =
-        row.status === 'completed'
-          ? await transitionPayment(trx, row, 'returned', { now: Date.now(), returnCode })
-          : undefined;
+        row.status === 'completed' ? await transitionPayment(trx, row, 'returned', { now: Date.now(), returnCode }) : undefined;
       if (!returned) throw new Problem('conflict', `Payment ${paymentId} is ${row.status}; only a completed payment is returned.`);
       return returned;
     });
