@@ -109,7 +109,10 @@ export function consoleSecurity(
     if (!context) {
       context = (async () => {
         const cookie = cookieStyleOf(req, publicOrigin);
-        const session = await s.consoleSessions.resolve(sessionTokenOf(req, cookie));
+        const session = await s.consoleSessions.resolve(sessionTokenOf(req, cookie)).catch((err: unknown) => {
+          // The store failed, not the caller: a status of 500 makes the validator answer (and log) it as ours, not 401.
+          throw Object.assign(new Error(`Reading the console session failed: ${(err as Error).message}`, { cause: err }), { status: 500 });
+        });
         if (!session) throw noSession();
         return { ...contextOf(req), session, cookie };
       })();

@@ -110,10 +110,15 @@ export class RequestLogs {
     this.worker.start();
   }
 
-  /** Stops the timer and writes what waits. */
+  /** Stops the timer and writes what waits (what the store then refuses is logged and let go: a stop must end). */
   async close(): Promise<void> {
     await this.worker.stop();
-    while (this.buffer.length > 0) if ((await this.flush()) === 0) break;
+    try {
+      while (this.buffer.length > 0) if ((await this.flush()) === 0) break;
+    } catch (err) {
+      this.log.error({ err, rows: this.buffer.length }, 'request log rows not written at close');
+      this.buffer = [];
+    }
   }
 
   /** Writes the waiting rows (a batch at most) in one insert; returns how many. */
