@@ -156,5 +156,9 @@ describe.each(stores)('console credentials on $name', (kind) => {
     expect(new Set(seen)).toEqual(new Set(made));
     const bad = await browser.send('GET', '/console/api/credentials', { query: { Cursor: Buffer.from('event:x').toString('base64url') } });
     expect(bad.status).toBe(400);
+    const over = await browser.send('GET', '/console/api/credentials', { query: { PageSize: 101 } });
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toContainEqual(expect.objectContaining({ parameter: 'PageSize' }));
+    expect((await browser.send('GET', '/console/api/credentials', { query: { PageSize: 100 } })).status).toBe(200);
   });
 });

@@ -127,6 +127,11 @@ describe.each(stores)('the console request log on $name', (kind) => {
     expect(reversed.body.type).toBe(problemType('business-rule'));
     const badStatus = await browser.send('GET', '/console/api/request-logs', { query: { Status: '6xx' } });
     expect(badStatus.status).toBe(400);
+    for (const query of [{ PageSize: 101 }, { PathPrefix: `/${'a'.repeat(200)}` }, { Method: 'TRACE' }]) {
+      const refused = await browser.send('GET', '/console/api/request-logs', { query });
+      expect(refused.status, JSON.stringify(query)).toBe(400);
+      expect(refused.body.errors).toContainEqual(expect.objectContaining({ parameter: Object.keys(query)[0] }));
+    }
     const otherCursor = await browser.send('GET', '/console/api/request-logs', {
       query: { Cursor: Buffer.from('credential:1.x').toString('base64url') },
     });
