@@ -127,7 +127,8 @@ describe.each(stores)('the console request log on $name', (kind) => {
     expect(reversed.body.type).toBe(problemType('business-rule'));
     const badStatus = await browser.send('GET', '/console/api/request-logs', { query: { Status: '6xx' } });
     expect(badStatus.status).toBe(400);
-    for (const query of [{ PageSize: 101 }, { PathPrefix: `/${'a'.repeat(200)}` }, { Method: 'TRACE' }]) {
+    const queries: Record<string, string | number>[] = [{ PageSize: 101 }, { PathPrefix: `/${'a'.repeat(200)}` }, { Method: 'TRACE' }];
+    for (const query of queries) {
       const refused = await browser.send('GET', '/console/api/request-logs', { query });
       expect(refused.status, JSON.stringify(query)).toBe(400);
       expect(refused.body.errors).toContainEqual(expect.objectContaining({ parameter: Object.keys(query)[0] }));
