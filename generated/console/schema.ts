@@ -94,7 +94,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -117,7 +120,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -851,7 +857,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -884,7 +893,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
