@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { environmentTables } from '../../server/platform/store/migrations/0017_resource_environment.js';
 import { openStore, type Store } from '../../server/platform/store/database.js';
 import { stores } from '../support/stores.js';
 
@@ -124,6 +125,14 @@ describe.each(stores)('the migrated store on $name', (kind) => {
   it('has exactly the tables and columns schema.ts declares, with their nullability, kind and generated values', async () => {
     const stored = await storedTables(store);
     expect(Object.keys(stored).sort()).toEqual(Object.keys(declared).sort());
-    for (const [table, columns] of Object.entries(declared)) expect({ [table]: stored[table] }).toEqual({ [table]: columns });
+    for (const [table, columns] of Object.entries(declared))
+      expect({ [table]: stored[table] }).toEqual({ [table]: withBackfills(table, columns) });
   });
 });
+
+/** A column whose default only fills the rows written before it (migration 0017's environment) has a default in the
+ * store, yet every insert must name it, so its type keeps it required: the one kind of default schema.ts does not show. */
+function withBackfills(table: string, columns: Record<string, Column>): Record<string, Column> {
+  if (!(environmentTables as readonly string[]).includes(table)) return columns;
+  return { ...columns, environment: { ...columns.environment!, generated: true } };
+}
