@@ -5,13 +5,14 @@ import * as platform from './platform/routes.js';
 import * as partner from './partner/routes.js';
 import * as banking from './banking/routes.js';
 import * as counterparty from './counterparty/routes.js';
+import * as console from './console/routes.js';
 import type { RouteEntry } from './route-entry.js';
 
 /** The API groups, in the order redocly.yaml lists them: the one list every loop over groups derives from. */
-export const groups = ["merchant","platform","partner","banking","counterparty"] as const;
+export const groups = ["merchant","platform","partner","banking","counterparty","console"] as const;
 export type Group = (typeof groups)[number];
 
 export type { RouteEntry } from './route-entry.js';
 
 /** Every group's route table: its base path and routes. */
-export const routeTables = { merchant, platform, partner, banking, counterparty } as const satisfies Record<Group, { basePath: string; routes: readonly RouteEntry[] }>;
+export const routeTables = { merchant, platform, partner, banking, counterparty, console } as const satisfies Record<Group, { basePath: string; routes: readonly RouteEntry[] }>;

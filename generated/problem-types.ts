@@ -26,6 +26,10 @@ export const problemTypes = {
     "status": 401,
     "title": "The client credentials are not valid."
   },
+  "invalid-sign-in": {
+    "status": 401,
+    "title": "The email or password is wrong."
+  },
   "forbidden": {
     "status": 403,
     "title": "This credential cannot call this operation."
