@@ -80,8 +80,9 @@ export async function buildConsole(root = packageRoot, outDir = join(root, 'dist
     plugins: [
       {
         name: 'record-inputs',
-        generateBundle(_options, bundle) {
-          for (const output of Object.values(bundle)) if (output.type === 'chunk') for (const id of output.moduleIds) bundled.add(id);
+        // Every module of the graph, also one whose code was shaken out (a re-exporting index).
+        buildEnd() {
+          for (const id of this.getModuleIds()) bundled.add(id);
         },
       },
     ],
