@@ -73,7 +73,7 @@ export async function buildConsole(root = packageRoot, outDir = join(root, 'dist
   // Built beside the old build, then swapped in: a running server serves the old files or the new, never half.
   const temporary = `${outDir}.${process.pid}.tmp`;
   rmSync(temporary, { recursive: true, force: true });
-  await vite.build({
+  const built = vite.build({
     configFile: join(root, sourceDir, 'vite.config.mjs'),
     logLevel: 'warn',
     build: { outDir: temporary, emptyOutDir: true },
@@ -86,6 +86,10 @@ export async function buildConsole(root = packageRoot, outDir = join(root, 'dist
         },
       },
     ],
+  });
+  await built.catch((err) => {
+    rmSync(temporary, { recursive: true, force: true });
+    throw err;
   });
   for (const id of bundled) {
     if (!id.startsWith(root + sep) || id.includes(`${sep}node_modules${sep}`)) continue; // packages: covered by the key
