@@ -45,8 +45,8 @@ export interface Started {
   /** The port listened on, when `http` was given. */
   port?: number;
   /**
-   * Stops in order: no new connections, the workers (each finishes its step), the connections left, the limits,
-   * the store. Payouts, payments and transfers in flight resume at the next start. Calling it again waits for the
+   * Stops in order: no new connections, the workers (each finishes its step), the connections left, the request log's
+   * last rows, the limits, the store. Payouts, payments and transfers in flight resume at the next start. Calling it again waits for the
    * first call.
    */
   stop(): Promise<void>;
@@ -73,6 +73,8 @@ export async function start(options: StartOptions): Promise<Started> {
       throw new CannotListen((err as NodeJS.ErrnoException).code ?? 'error', err as Error);
     }
   }
+  // The request log is recorded where requests are served, so it is flushed there (console/request-logs.ts).
+  if (server) services.requestLogs.start();
   const workers = (options.workers ?? config.runWorkers) ? workersOf(services) : [];
   for (const worker of workers) worker.start();
 
@@ -84,6 +86,7 @@ export async function start(options: StartOptions): Promise<Started> {
     if (server) {
       server.closeAllConnections();
       await closed;
+      await services.requestLogs.close();
     }
     await services.limits.close();
     await store.close();

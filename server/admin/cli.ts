@@ -93,7 +93,7 @@ if (asJson && process.env.npm_lifecycle_event === 'admin' && process.env.npm_con
 const config = loadConfig();
 const started = await start({ config, log: createLogger(config.logLevel, pino.destination({ dest: 2, sync: true })), workers: false });
 try {
-  const result = await command.run(values, started.services.credentials);
+  const result = await command.run(values, started.services);
   // Who changed who may act for whom, and when: a log line (JSON, like the server's) beside the command's output.
   if (result.audit)
     createLogger('info', pino.destination({ dest: 2, sync: true })).info({ ...result.audit, operator: userInfo().username }, 'admin audit');

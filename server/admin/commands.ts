@@ -1,7 +1,8 @@
 // The admin CLI's commands: what each takes, what it says in its help, and what it does to the store. cli.ts
 // parses the arguments against these and prints; nothing here writes to the terminal.
 import { generationCacheSeconds } from '../domain/auth/client-generations.js';
-import type { Credentials } from '../domain/auth/credentials.js';
+import { ConsoleUserRefused } from '../domain/console/users.js';
+import type { Services } from '../domain/services.js';
 
 export interface CommandOption {
   flag: string;
@@ -26,8 +27,11 @@ export interface AdminCommand {
   name: string;
   summary: string;
   options: CommandOption[];
-  run(values: Record<string, string | boolean | undefined>, credentials: Credentials): Promise<CommandResult>;
+  run(values: Record<string, string | boolean | undefined>, services: AdminServices): Promise<CommandResult>;
 }
+
+/** What the commands change the store through: the server's own services (start.ts, without HTTP or workers). */
+export type AdminServices = Pick<Services, 'credentials' | 'consoleUsers'>;
 
 const json: CommandOption = { flag: 'json', text: 'print the result as one line of JSON, and nothing else on stdout' };
 const secretNote = 'The Client Secret is shown only now: store it safely.';
@@ -62,7 +66,7 @@ export const commands: AdminCommand[] = [
     name: 'create-merchant',
     summary: 'a merchant and its client credentials (the Client Secret is shown once)',
     options: [{ flag: 'name', value: 'name', text: "the merchant's name", required: true }, json],
-    async run(values, credentials) {
+    async run(values, { credentials }) {
       const name = text(values, 'name');
       const r = await credentials.createMerchant(name);
       return {
@@ -76,7 +80,7 @@ export const commands: AdminCommand[] = [
     name: 'create-partner',
     summary: 'a partner and its client credentials (the Client Secret is shown once)',
     options: [{ flag: 'name', value: 'name', text: "the partner's name", required: true }, json],
-    async run(values, credentials) {
+    async run(values, { credentials }) {
       const name = text(values, 'name');
       const r = await credentials.createPartner(name);
       return {
@@ -90,7 +94,7 @@ export const commands: AdminCommand[] = [
     name: 'link',
     summary: 'let a partner act for a merchant',
     options: [partnerOption, merchantOption, json],
-    async run(values, credentials) {
+    async run(values, { credentials }) {
       const partnerId = id(values, 'partner');
       const merchantId = id(values, 'merchant');
       if (!(await credentials.link(partnerId, merchantId))) throw new UsageError(`No partner ${partnerId} or no merchant ${merchantId}.`);
@@ -105,7 +109,7 @@ export const commands: AdminCommand[] = [
     name: 'unlink',
     summary: "stop a partner acting for a merchant: its operations on the merchant's resources answer 404 from then on",
     options: [partnerOption, merchantOption, json],
-    async run(values, credentials) {
+    async run(values, { credentials }) {
       const partnerId = id(values, 'partner');
       const merchantId = id(values, 'merchant');
       const outcome = await credentials.unlink(partnerId, merchantId);
@@ -128,7 +132,7 @@ export const commands: AdminCommand[] = [
     name: 'rotate-secret',
     summary: 'a new Client Secret for a Client ID; the old secret and its tokens stop working',
     options: [{ flag: 'client-id', value: 'id', text: 'the Client ID of a merchant or a partner', required: true }, json],
-    async run(values, credentials) {
+    async run(values, { credentials }) {
       const clientId = text(values, 'client-id');
       const r = await credentials.rotateSecret(clientId);
       if (!r) throw new UsageError(`No active client ${clientId}.`);
@@ -140,6 +144,44 @@ export const commands: AdminCommand[] = [
           secretNote,
         ],
       };
+    },
+  },
+  {
+    name: 'create-console-user',
+    summary: 'a console user of a merchant or a partner, who signs in at /console with the email address and password',
+    options: [
+      { flag: 'merchant', value: 'id', text: "the merchant's id (merchantId from create-merchant); or --partner" },
+      { flag: 'partner', value: 'id', text: "the partner's id (partnerId from create-partner); or --merchant" },
+      { flag: 'email', value: 'address', text: "the user's email address (one user per address, whatever its case)", required: true },
+      {
+        flag: 'password',
+        value: 'password',
+        text: 'the password: 12 to 200 characters (stored as a scrypt hash, never printed)',
+        required: true,
+      },
+      json,
+    ],
+    async run(values, { consoleUsers }) {
+      if ((values.merchant === undefined) === (values.partner === undefined)) throw new UsageError('Give one of --merchant and --partner.');
+      const owner =
+        values.merchant !== undefined
+          ? { kind: 'merchant' as const, id: id(values, 'merchant') }
+          : { kind: 'partner' as const, id: id(values, 'partner') };
+      const password = values.password;
+      if (typeof password !== 'string' || password === '') throw new UsageError('--password needs a value.');
+      try {
+        const user = await consoleUsers.create(owner, text(values, 'email'), password);
+        const ownerIds = owner.kind === 'merchant' ? { merchantId: owner.id } : { partnerId: owner.id };
+        return {
+          json: { userId: user.userId, email: user.email, ...ownerIds },
+          lines: [`Console user ${user.userId} (${user.email}) of ${owner.kind} ${owner.id}.`],
+          notes: ['They sign in at /console with this email address and password.'],
+          audit: { action: 'create-console-user', userId: user.userId, ...ownerIds },
+        };
+      } catch (err) {
+        if (err instanceof ConsoleUserRefused) throw new UsageError(err.message);
+        throw err;
+      }
     },
   },
 ];

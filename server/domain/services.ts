@@ -8,6 +8,11 @@ import { sandboxSettlement } from './banking/sandbox-settlement.js';
 import { sandboxDecision } from './banking/sandbox-outcomes.js';
 import { noDecision } from './banking/verifications.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
+import { ConsoleCredentials } from './console/credentials.js';
+import { defaultRequestLogSettings, RequestLogs } from './console/request-logs.js';
+import { SessionLiveness } from './console/session-liveness.js';
+import { ConsoleSessions } from './console/sessions.js';
+import { ConsoleUsers } from './console/users.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TokenIssuer } from './auth/token-issuer.js';
 import type { Config } from '../platform/config.js';
@@ -56,6 +61,12 @@ export interface Services {
   payeeUpdates: PayeeUpdates;
   payments: Payments;
   paymentEngine: PaymentEngine;
+  /** The console (issue 24): its users, sessions, the owner's credentials, and the public API's request log. */
+  consoleUsers: ConsoleUsers;
+  consoleSessions: ConsoleSessions;
+  consoleCredentials: ConsoleCredentials;
+  /** Recorded by the HTTP service (app.ts), flushed while it serves (start.ts starts and closes it). */
+  requestLogs: RequestLogs;
 }
 
 export async function createServices(
@@ -76,7 +87,10 @@ export async function createServices(
   const rail = sandbox ? sandboxRail : noRail;
   const payees = new Payees(store);
   const limits = await openLimits(store, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, log);
-  const credentials = new Credentials(store, new ClientGenerations(store, { now: options.now }));
+  const now = options.now ?? Date.now;
+  const credentials = new Credentials(store, new ClientGenerations(store, { now }), { now });
+  const sessionLiveness = new SessionLiveness(store, { idleMs: config.consoleIdleTimeoutMs, now });
+  const tokens = new TokenIssuer(await loadSigningKey(store), credentials.generations, { now, sessions: sessionLiveness });
   const dispatcher = new WebhookDispatcher(
     store,
     {
@@ -136,7 +150,7 @@ export async function createServices(
     store,
     log,
     credentials,
-    tokens: new TokenIssuer(await loadSigningKey(store), credentials.generations, { now: options.now }),
+    tokens,
     limits,
     failedTokenAttempts: new FailedAttempts(limits),
     payees,
@@ -176,6 +190,16 @@ export async function createServices(
       },
     }),
     paymentEngine,
+    consoleUsers: new ConsoleUsers(store, now),
+    consoleSessions: new ConsoleSessions(
+      store,
+      tokens,
+      new FailedAttempts(limits, { name: 'failed-sign-in', what: 'sign-ins', identifier: 'email address' }),
+      sessionLiveness,
+      { idleMs: config.consoleIdleTimeoutMs, lifetimeMs: config.consoleSessionLifetimeMs, environment, now },
+    ),
+    consoleCredentials: new ConsoleCredentials(credentials),
+    requestLogs: new RequestLogs(store, log, { ...defaultRequestLogSettings, now }),
   };
 }
 

@@ -20,7 +20,8 @@ import type { Services } from '../domain/services.js';
 
 export function createApp(
   services: Services,
-  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'consoleDir' | 'environment'>,
+  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'consoleDir' | 'environment'> &
+    Partial<Pick<Config, 'publicOrigin'>>,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -38,16 +39,26 @@ export function createApp(
     const started = process.hrtime.bigint();
     const method = req.method;
     res.on('finish', () => {
-      services.log.info(
-        {
-          requestId: res.locals.requestId,
-          method,
-          path: req.path,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request',
-      );
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      services.log.info({ requestId: res.locals.requestId, method, path: req.path, status: res.statusCode, ms }, 'request');
+      // The console's request log: a public API request that authenticated as a merchant or partner (its token
+      // verified), kept in memory until the next batch is written (console/request-logs.ts). The path alone, never
+      // the query string, a header or the body.
+      const principal = res.locals.principal;
+      if (principal !== undefined && !req.originalUrl.startsWith('/console/'))
+        principal.then(
+          (p) =>
+            services.requestLogs.record({
+              owner: p.kind === 'merchant' ? { kind: 'merchant', id: p.merchantId } : { kind: 'partner', id: p.partnerId },
+              method,
+              path: req.originalUrl.split('?')[0] ?? '/',
+              status: res.statusCode,
+              requestId: String(res.locals.requestId ?? ''),
+              durationMs: ms,
+              clientId: p.clientId ?? null,
+            }),
+          () => {},
+        );
     });
     next();
   };
@@ -112,7 +123,7 @@ export function createApp(
       ...bodyParsers,
     ]),
   );
-  const mounts = groupMounts(services, config.validateResponses, config.environment);
+  const mounts = groupMounts(services, config.validateResponses, config.environment, config.publicOrigin);
   app.use(chain(mounts.map((mount) => groupHandler(mount))));
 
   app.use(notFound(allowedMethods(mounts)));

@@ -26,6 +26,8 @@ export interface GroupMount<Ctx> {
   security: Readonly<Record<string, (req: Request) => Promise<Ctx>>>;
   /** The context of unsecured operations (token issuance). */
   anonymous: (req: Request) => Ctx;
+  /** Runs before the validator reads the request (the console's refusal of other sites' requests). */
+  guard?: RequestHandler;
   /** Validate responses against the document too (on in development and tests). */
   validateResponses: boolean;
   /** Told of a write's response that breaks the contract; the response is sent all the same (see below). */
@@ -169,7 +171,7 @@ export function groupHandler<Ctx>(mount: GroupMount<Ctx>): RequestHandler {
     if (!run) return next();
     return run(req, res, next);
   };
-  const group = chain([setLocals, validate, dispatch]);
+  const group = chain(mount.guard ? [setLocals, mount.guard, validate, dispatch] : [setLocals, validate, dispatch]);
   // Only requests that may be this group's enter its chain: the validator looks a request up by compiling
   // each documented path in turn, so a request of the last group mounted would pay for every other group's.
   // A superset test on the literal start of each route, case-insensitive where the app's routing is.

@@ -30,6 +30,14 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Connections open at once; one more is closed as it is accepted. */
   maxConnections: number;
+  /** A console session ends this long after its last request (30 minutes)... */
+  consoleIdleTimeoutMs: number;
+  /** ...and this long after sign-in in any case (12 hours). */
+  consoleSessionLifetimeMs: number;
+  /** The origin browsers reach the service at (`https://console.example.com`), when it is not the one requests
+   * arrive at (behind a proxy that ends TLS): console requests must come from it, and over https the session cookie
+   * is `Secure` and `__Host-`. Unset: the origin of each request (its scheme and Host). */
+  publicOrigin: string | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -61,6 +69,21 @@ function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'headersTimeoutMs' | 're
   if (headersTimeoutMs > requestTimeoutMs)
     throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
   return { headersTimeoutMs, requestTimeoutMs };
+}
+
+/** An http(s) origin (scheme, host, port; no path), as a browser's Origin header spells it. */
+function publicOrigin(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PUBLIC_ORIGIN;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== raw.replace(/\/$/, ''))
+    throw new Error(`PUBLIC_ORIGIN must be an origin such as https://console.example.com (no path); got "${raw}".`);
+  return url.origin;
 }
 
 /** A redis:// or rediss:// URL; the error never repeats the value, which may hold a password. */
@@ -97,5 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...timeouts(env),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1),
+    consoleIdleTimeoutMs: integer(env, 'CONSOLE_IDLE_SECONDS', 30 * 60, 1) * 1000,
+    consoleSessionLifetimeMs: integer(env, 'CONSOLE_SESSION_SECONDS', 12 * 60 * 60, 1) * 1000,
+    publicOrigin: publicOrigin(env),
   };
 }

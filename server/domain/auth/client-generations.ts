@@ -1,5 +1,5 @@
-// The current credential generation of each API client, which every token check compares with the token's
-// own: read from the store at most once per client every few seconds on each instance, and forgotten at once
+// The current credential generation of each API client (and, after a roll with an overlap, until when the previous
+// one still works), which every token check compares with the token's own: read from the store at most once per client every few seconds on each instance, and forgotten at once
 // when this process rotates the client's secret. The cache time is therefore how long a rotated secret's
 // tokens can keep working on an instance that did not rotate it (another instance, or after the admin CLI).
 import type { Store } from '../../platform/store/database.js';
@@ -13,6 +13,8 @@ export interface ActiveClient {
   ownerKind: ClientKind;
   ownerId: number;
   generation: number;
+  /** After a roll with an overlap, until when the previous generation (generation - 1) still works; else null. */
+  previousUntil: number | null;
 }
 
 export class ClientGenerations {
@@ -53,10 +55,17 @@ export class ClientGenerations {
   private async read(clientId: string): Promise<ActiveClient | undefined> {
     const row = await this.store.db
       .selectFrom('api_clients')
-      .select(['owner_kind', 'owner_id', 'generation'])
+      .select(['owner_kind', 'owner_id', 'generation', 'previous_until'])
       .where('client_id', '=', clientId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row && { ownerKind: row.owner_kind, ownerId: Number(row.owner_id), generation: Number(row.generation) };
+    return (
+      row && {
+        ownerKind: row.owner_kind,
+        ownerId: Number(row.owner_id),
+        generation: Number(row.generation),
+        previousUntil: row.previous_until === null ? null : Number(row.previous_until),
+      }
+    );
   }
 }

@@ -1,4 +1,6 @@
-// Limits failed token requests so that guessing stays slow and nobody can lock another client out. Two limits
+// Limits failed token requests (and, as a second kind with limits of its own, failed console sign-ins, keyed by the
+// email address where a token request's are by Client ID) so that guessing stays slow and nobody can lock another
+// client out. Two limits
 // over a five-minute window: per Client ID from one client address (10: guessing one client's secret from one
 // place) and per address (100: spraying many clients from one place, loose enough for clients behind one
 // NAT). Never per Client ID alone: a Client ID is not secret, and a limit on it alone would let anyone lock
@@ -30,14 +32,29 @@ export interface Attempt {
   succeeded(): Promise<void>;
 }
 
+/** What the attempts are: their limits' names (apart from every other limit's) and how a refusal names them. */
+export interface AttemptKind {
+  /** Prefix of the limits' names: `failed` for token requests. */
+  name: string;
+  /** `token requests`, `sign-ins`. */
+  what: string;
+  /** What the identifier is: `Client ID`, `email address`. */
+  identifier: string;
+}
+
+export const tokenRequests: AttemptKind = { name: 'failed', what: 'token requests', identifier: 'Client ID' };
+
 export class FailedAttempts {
   private readonly pairs: Limiter;
   private readonly addresses: Limiter;
 
-  constructor(limits: Limits = memoryLimits()) {
+  constructor(
+    limits: Limits = memoryLimits(),
+    private readonly kind: AttemptKind = tokenRequests,
+  ) {
     const seconds = failedAttemptLimits.windowMs / 1000;
-    this.pairs = limits.limiter('failed-pair', failedAttemptLimits.perClientAndAddress, seconds);
-    this.addresses = limits.limiter('failed-address', failedAttemptLimits.perAddress, seconds);
+    this.pairs = limits.limiter(`${kind.name}-pair`, failedAttemptLimits.perClientAndAddress, seconds);
+    this.addresses = limits.limiter(`${kind.name}-address`, failedAttemptLimits.perAddress, seconds);
   }
 
   /** Starts an attempt: throws a 429 problem when its pair or address has used up its failures, else counts it
@@ -48,17 +65,17 @@ export class FailedAttempts {
     const pair = `${network} ${clientKey(clientId)}`;
     try {
       const byPair = await this.pairs.consume(pair);
-      if (!byPair.allowed) throw refused('for this Client ID from this address', byPair.msBeforeNext);
+      if (!byPair.allowed) throw refused(this.kind, `for this ${this.kind.identifier} from this address`, byPair.msBeforeNext);
       const byAddress = await this.addresses.consume(network);
       if (!byAddress.allowed) {
         await this.pairs.reward(pair).catch(() => {});
-        throw refused('from this address', byAddress.msBeforeNext);
+        throw refused(this.kind, 'from this address', byAddress.msBeforeNext);
       }
     } catch (err) {
       if (err instanceof Problem) throw err;
       throw new Problem(
         'rate-limited',
-        `Failed token requests cannot be counted just now; retry after ${uncheckedRetryAfterSeconds} seconds.`,
+        `Failed ${this.kind.what} cannot be counted just now; retry after ${uncheckedRetryAfterSeconds} seconds.`,
         { headers: { 'Retry-After': String(uncheckedRetryAfterSeconds) } },
       );
     }
@@ -73,9 +90,9 @@ export class FailedAttempts {
   }
 }
 
-function refused(what: string, msBeforeNext: number): Problem {
+function refused(kind: AttemptKind, what: string, msBeforeNext: number): Problem {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new Problem('rate-limited', `Too many failed token requests ${what}; retry after ${retryAfter} seconds.`, {
+  return new Problem('rate-limited', `Too many failed ${kind.what} ${what}; retry after ${retryAfter} seconds.`, {
     headers: { 'Retry-After': String(retryAfter) },
   });
 }

@@ -4,6 +4,8 @@ export type Principal = ({ kind: 'merchant'; merchantId: number } | { kind: 'par
   clientId?: string;
   /** That client's credential generation when the token was issued (claim `gen`): a rotation raises it. */
   generation?: number;
+  /** The console session the token was minted for (claim `sid`): the token ends with it. */
+  sessionId?: string;
 };
 
 /** Everything a domain operation may know of its request besides its inputs: who calls, from where, under which id. */

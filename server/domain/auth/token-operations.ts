@@ -20,6 +20,8 @@ export async function issueTokenFor(
   const principal = await services.credentials.authenticate(kind, clientId, clientSecret);
   if (!principal) throw refusal();
   await attempt.succeeded();
+  // The credential's "last used", for its owner's console: at most one write a minute, and never the request's failure.
+  await services.credentials.markUsed(clientId).catch(() => {});
   return { status: 200, body: await services.tokens.issue(principal), headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
 }
 

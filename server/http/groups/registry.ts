@@ -18,6 +18,8 @@ import { platformHandlers } from './platform/handlers.js';
 import { bankingHandlers } from './banking/handlers.js';
 import { partnerHandlers } from './partner/handlers.js';
 import { counterpartyHandlers } from './counterparty/handlers.js';
+import { consoleHandlers } from './console/handlers.js';
+import { consoleOrigin, consoleSecurity, consoleSignInContext } from '../console-session.js';
 
 const documents = new Map<Group, object>();
 
@@ -87,25 +89,34 @@ export function groupMounts(
   s: Services,
   validateResponses: boolean,
   environment: Environment,
+  publicOrigin?: string,
 ): (GroupMount<RequestContext> & { group: Group })[] {
   const auth = authenticators(s);
   const anonymous = (req: Request) => contextOf(req);
-  // Mounting order: the first group that documents a path answers it (C before E for payment_request).
-  const table = [
+  // Mounting order: the first group that documents a path answers it (C before E for payment_request). The console
+  // authenticates by its session cookie, not a bearer token, and refuses other sites' requests before reading them.
+  const table: [Group, unknown, GroupMount<RequestContext>['security'], Partial<GroupMount<RequestContext>>?][] = [
     ['merchant', merchantHandlers(s), { MerchantOAuth: auth.merchant }],
     ['platform', platformHandlers(s), { MerchantOAuth: auth.merchant }],
     ['banking', bankingHandlers(s), { BankingJWT: auth.merchant }],
     ['partner', partnerHandlers(s), { PartnerJWT: auth.partner }],
     ['counterparty', counterpartyHandlers(s), { PartnerJWT: auth.partner }],
-  ] as const;
-  return table.map(([group, handlers, security]) => ({
+    [
+      'console',
+      consoleHandlers(s),
+      consoleSecurity(s, publicOrigin),
+      { anonymous: (req) => consoleSignInContext(req, publicOrigin), guard: consoleOrigin(publicOrigin) },
+    ],
+  ];
+  return table.map(([group, handlers, security, own]) => ({
     group,
     ...served(group, environment),
     basePath: routeTables[group].basePath,
-    handlers: handlers as unknown as Handlers,
+    handlers: handlers as Handlers,
     security,
     anonymous,
     validateResponses,
     onContractViolation: (violation) => s.log.error({ violation }, 'response violates the contract'),
+    ...own,
   }));
 }

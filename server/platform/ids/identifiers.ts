@@ -24,3 +24,5 @@ export const newPayeeAccountId = (): string => `pa_${ulid()}`;
 export const newEventId = (at = Date.now()): string => `evt_${ulid(at)}`;
 export const newWebhookId = (): string => randomUUID();
 export const newRailPayeeId = (): string => `rp_${ulid()}`;
+export const newConsoleUserId = (): string => `cu_${ulid()}`;
+export const newConsoleSessionId = (): string => `cs_${ulid()}`;

@@ -16,6 +16,7 @@ import * as deliveryRetries from './migrations/0013_delivery_retries.js';
 import * as metadata from './migrations/0014_metadata.js';
 import * as rateLimits from './migrations/0015_rate_limits.js';
 import * as partnerEvents from './migrations/0016_partner_events.js';
+import * as console from './migrations/0017_console.js';
 import type { Store } from './store.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0014_metadata': metadata.migration,
   '0015_rate_limits': rateLimits.migration,
   '0016_partner_events': partnerEvents.migration,
+  '0017_console': console.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */

@@ -4,6 +4,7 @@
 import type { Generated } from 'kysely';
 import type { Environment } from '../environment.js';
 import type { BankingTables } from './banking-schema.js';
+import type { ConsoleTables } from './console-schema.js';
 
 export interface MerchantTable {
   id: Generated<number>;
@@ -33,6 +34,12 @@ export interface ApiClientTable {
   revoked_at: number | null;
   /** Raised by each secret rotation; a token names the generation it was issued under. */
   generation: Generated<number>;
+  /** After a roll with an overlap: the secret before it (generation - 1), which works until `previous_until`. */
+  previous_secret_hash: string | null;
+  previous_until: number | null;
+  rolled_at: number | null;
+  /** When a token was last issued with it (written at most once a minute). */
+  last_used_at: number | null;
 }
 
 export interface SigningKeyTable {
@@ -249,7 +256,7 @@ export interface RateLimitTable {
   expire: number | null;
 }
 
-export interface Database extends BankingTables {
+export interface Database extends BankingTables, ConsoleTables {
   merchants: MerchantTable;
   partners: PartnerTable;
   partner_merchants: PartnerMerchantTable;
