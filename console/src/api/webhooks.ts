@@ -39,12 +39,16 @@ export interface WebhookApi {
   redeliver(id: string, eventId: string): Promise<Delivery>;
 }
 
+/** The events chosen, or none sent: a registration made without `events` receives every event. */
+const chosen = <T>(events: T[]): T[] | undefined => (events.length > 0 ? events : undefined);
+
 function merchantWebhooks(client: MerchantClient): WebhookApi {
   return {
     events: merchantWebhookEvents,
     list: () => unwrap(client.GET('/v1/webhooks')),
     get: (id) => unwrap(client.GET('/v1/webhooks/{id}', { params: { path: { id } } })),
-    create: (r) => unwrap(client.POST('/v1/webhooks', { body: { ...r, events: r.events as (typeof merchantWebhookEvents)[number][] } })),
+    create: (r) =>
+      unwrap(client.POST('/v1/webhooks', { body: { ...r, events: chosen(r.events as (typeof merchantWebhookEvents)[number][]) } })),
     remove: (id) => unwrap(client.DELETE('/v1/webhooks', { params: { query: { id } } })),
     test: (id) => unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id } } })),
     rotateSecret: (id) => unwrap(client.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
