@@ -308,7 +308,11 @@ function DeliveryTable({
               </td>
               <td>{d.statusCode ?? '—'}</td>
               <td>{formatDuration(d.durationMs)}</td>
-              <td class="excerpt">{d.error ?? (d.statusCode !== null ? 'OK' : '—')}</td>
+              <td class="excerpt">
+                {d.responseExcerpt ? <code>{d.responseExcerpt}</code> : null}
+                {d.error ? <span class="muted"> {d.error}</span> : null}
+                {!d.responseExcerpt && !d.error ? <span class="muted">—</span> : null}
+              </td>
               <td>
                 <button
                   type="button"

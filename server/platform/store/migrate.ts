@@ -17,6 +17,7 @@ import * as metadata from './migrations/0014_metadata.js';
 import * as rateLimits from './migrations/0015_rate_limits.js';
 import * as partnerEvents from './migrations/0016_partner_events.js';
 import * as console from './migrations/0017_console.js';
+import * as deliveryExcerpts from './migrations/0018_delivery_excerpts.js';
 import type { Store } from './store.js';
 
 const migrations: Record<string, (store: Store) => Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, (store: Store) => Migration> = {
   '0015_rate_limits': rateLimits.migration,
   '0016_partner_events': partnerEvents.migration,
   '0017_console': console.migration,
+  '0018_delivery_excerpts': deliveryExcerpts.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */
