@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { loadBundles, repoRoot } from './contract.js';
 import { renderGuides } from './guides.js';
 import { quickStartScripts } from './quickstart.js';
+import { screenshotsDir } from './console-pages.js';
 import { remoteReferences } from './offline.js';
 import { buildReferencePage, referenceDocumentFile } from './reference.js';
 import { groups } from '../../generated/index.js';
@@ -56,6 +57,8 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
     const guides = await renderGuides(bundles, new Date());
     await Promise.all(guides.map((g) => writeFile(`${staging}${g.file}`, g.html)));
     await Promise.all(quickStartScripts.map((q) => copyFile(`${repoRoot}${q.source}`, `${staging}${q.file}`)));
+    // The console's screenshots the pages show (console-gallery.ts).
+    await cp(screenshotsDir, `${staging}console`, { recursive: true, filter: (file) => !/\.(?!png$)[^/.]+$/.test(file) });
 
     const pages = [...guides.map((g) => g.file), ...groups.map((g) => `${g}.html`)];
     const problems: string[] = [];

@@ -15,33 +15,10 @@ import { promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { createBankingClient, createMerchantClient, createPartnerClient, type MerchantClient, unwrap } from '../../client/index.js';
 import { freePort } from '../mock/free-ports.js';
+import { type ConsoleShot, consoleShots, screenshotSize, screenshotsDir } from './console-pages.js';
 import { repoRoot } from './contract.js';
 
 export const chromiumPath = '/usr/bin/chromium';
-export const screenshotsDir = `${repoRoot}docs/console/`;
-
-/** The pages photographed, in the order the console guide shows them. */
-export const consoleShots = [
-  { name: 'sign-in', owner: 'merchant', title: 'Sign-in' },
-  { name: 'overview', owner: 'merchant', title: 'Overview' },
-  { name: 'payouts', owner: 'merchant', title: 'Payouts' },
-  { name: 'payout', owner: 'merchant', title: 'A payout: its timeline and events' },
-  { name: 'payees', owner: 'merchant', title: 'Payees' },
-  { name: 'payee', owner: 'merchant', title: 'A payee and its accounts' },
-  { name: 'banking', owner: 'merchant', title: 'Banking: businesses' },
-  { name: 'business', owner: 'merchant', title: 'A business: accounts with balances' },
-  { name: 'account', owner: 'merchant', title: 'An account: transfers and ledger entries' },
-  { name: 'transfer', owner: 'merchant', title: 'A transfer' },
-  { name: 'events', owner: 'merchant', title: 'Events and their payloads' },
-  { name: 'webhooks', owner: 'merchant', title: 'Webhooks' },
-  { name: 'webhook', owner: 'merchant', title: 'A registration and its delivery log' },
-  { name: 'credentials', owner: 'merchant', title: 'Credentials: a new secret, shown once' },
-  { name: 'request-log', owner: 'merchant', title: 'Request log' },
-  { name: 'sandbox', owner: 'merchant', title: 'Sandbox test helpers' },
-  { name: 'partner-payments', owner: 'partner', title: 'A partner’s payments' },
-  { name: 'partner-payment', owner: 'partner', title: 'A payment: its status history and events' },
-  { name: 'partner-merchants', owner: 'partner', title: 'A partner’s linked merchants' },
-] as const;
 
 const run = promisify(execFile);
 const password = 'console tour password';
@@ -309,15 +286,16 @@ export async function takeConsoleScreenshots(outDir = screenshotsDir, copyTo?: s
     const tour = await provision(baseUrl, databaseUrl, receiverUrl);
     await mkdir(outDir, { recursive: true });
     const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
+      viewport: screenshotSize,
       colorScheme: 'light',
       locale: 'en-US',
       timezoneId: 'UTC',
     });
     const page = await context.newPage();
-    const shoot = async (name: (typeof consoleShots)[number]['name']) => {
+    const shoot = async (name: ConsoleShot) => {
       const file = join(outDir, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      // The viewport, not the whole page: every picture the same size, the top of each page where its point is.
+      await page.screenshot({ path: file });
       written.push(file);
     };
 
@@ -325,7 +303,7 @@ export async function takeConsoleScreenshots(outDir = screenshotsDir, copyTo?: s
     await page.getByLabel('Email address').fill(tour.merchantEmail);
     await shoot('sign-in');
     await signIn(page, baseUrl, tour.merchantEmail);
-    const merchantPages: [(typeof consoleShots)[number]['name'], string][] = [
+    const merchantPages: [ConsoleShot, string][] = [
       ['overview', '/'],
       ['payouts', '/payouts'],
       ['payout', `/payouts/${tour.returnedPayout}`],
@@ -370,6 +348,8 @@ export async function takeConsoleScreenshots(outDir = screenshotsDir, copyTo?: s
       await open(page, baseUrl, path);
       await shoot(name);
     }
+    const missing = consoleShots.map((s) => s.name).filter((name) => !written.some((file) => file.endsWith(`/${name}.png`)));
+    if (missing.length > 0) throw new Error(`No screenshot of ${missing.join(', ')}: add each page of console-pages.ts to the tour.`);
     if (copyTo) {
       await mkdir(copyTo, { recursive: true });
       for (const file of written) await copyFile(file, join(copyTo, file.slice(file.lastIndexOf('/') + 1)));

@@ -236,11 +236,13 @@ export function PayoutSimulations({ reference, onDone }: { reference: string; on
   const simulations = useMemo(() => (clients.kind === 'merchant' ? merchantSimulations(clients) : undefined), [clients]);
   const [returnCode, setReturnCode] = useState('R01');
   const [reason, setReason] = useState<(typeof payoutFailureReasons)[number]>('account_closed');
-  const action = useAction(async (run: () => Promise<{ result: Payout; event: Parameters<typeof SimulationResult>[0]['event'] }>) => {
-    const done = await run();
-    onDone?.();
-    return done;
-  });
+  const action = useAction(
+    async (label: string, run: () => Promise<{ result: Payout; event: Parameters<typeof SimulationResult>[0]['event'] }>) => {
+      const done = await run();
+      onDone?.();
+      return { ...done, label };
+    },
+  );
   if (!simulations) return null;
   return (
     <div class="simulations">
@@ -248,7 +250,7 @@ export function PayoutSimulations({ reference, onDone }: { reference: string; on
         class="inline-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void action.run(() => simulations.returnPayout(reference, returnCode));
+          void action.run('Returned', () => simulations.returnPayout(reference, returnCode));
         }}
       >
         <label for="return-code">Return code</label>
@@ -268,7 +270,7 @@ export function PayoutSimulations({ reference, onDone }: { reference: string; on
         class="inline-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void action.run(() => simulations.failPayout(reference, reason));
+          void action.run('Failed', () => simulations.failPayout(reference, reason));
         }}
       >
         <label for="failure-reason">Failure reason</label>
@@ -284,14 +286,21 @@ export function PayoutSimulations({ reference, onDone }: { reference: string; on
         </button>
       </form>
       <div class="inline-form">
-        <button type="button" disabled={action.busy} onClick={() => void action.run(() => simulations.releasePayout(reference))}>
+        <button
+          type="button"
+          disabled={action.busy}
+          onClick={() => void action.run('Released', () => simulations.releasePayout(reference))}
+        >
           Release a held payout
         </button>
       </div>
       {action.busy ? <p role="status">Simulating…</p> : null}
       {action.error ? <ProblemNote error={action.error} /> : null}
       {action.result ? (
-        <SimulationResult summary={`The payout is now ${action.result.result.Status}.`} event={action.result.event} />
+        <SimulationResult
+          summary={`${action.result.label}: the service answered the payout as ${action.result.result.Status}.`}
+          event={action.result.event}
+        />
       ) : null}
     </div>
   );

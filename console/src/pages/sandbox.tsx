@@ -41,7 +41,7 @@ function Pick({
         }}
       >
         <label for={id}>{label}</label>
-        <input id={id} required pattern={pattern} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+        <input id={id} required pattern={pattern} size={32} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         <button type="submit">Choose</button>
       </form>
       {value ? children(value) : null}
