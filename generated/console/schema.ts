@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * List recent API requests
-         * @description The merchant's or partner's public API requests, newest first: the last 1,000, of the last 7 days, that authenticated as it (with a token of one of its credentials or of a console session). Each shows its time, method, path (never the query string), status, request id, duration and Client ID; never a body or a credential. A request shows up within a few seconds of its answer. Filter by status (`404` or a class such as `4xx`), method, path prefix and time. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description The merchant's or partner's public API requests, newest first: the last 1,000, of the last 7 days, that authenticated as it (with a token of one of its credentials or of a console session). Each shows its time, method, path (never the query string), status, request id, duration and Client ID; never a body or a credential. A request shows up within a few seconds of its answer. Filter by status (`404` or a class such as `4xx`), method, path prefix and time (a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listRequestLogs"];
         put?: never;
@@ -977,6 +977,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["NoSession"];
             403: components["responses"]["CsrfRefused"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -27,6 +27,7 @@ import type { OperationHandler } from '../../server/http/operation-handler.js';
 import { bodyParsers } from '../../server/http/request-body.js';
 import { requestId } from '../../server/http/request-id.js';
 import { requestTarget } from '../../server/http/request-target.js';
+import { Problem } from '../../server/platform/problems.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Node's fetch as it was when the front loaded: a test that spies on globalThis.fetch to see what a client sends
@@ -103,7 +104,7 @@ function documentOf(group: Group): Json {
 }
 
 // Headers Prism reads or that describe the body; the rest of what the caller sent does not change its answer.
-const forwarded = ['authorization', 'prefer', 'accept', 'content-type', 'idempotency-key', 'x-request-id'];
+const forwarded = ['authorization', 'prefer', 'accept', 'content-type', 'idempotency-key', 'x-request-id', 'cookie', 'x-csrf-token'];
 // Hop-by-hop and framing headers of Prism's answer: the front frames its own.
 const notPassedBack = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
@@ -153,6 +154,35 @@ function proxy(options: MockFrontOptions, doc: Json, method: string, path: strin
   };
 }
 
+/** The cookies of a Cookie header, by name. */
+function cookiesOf(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) cookies[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return cookies;
+}
+
+/**
+ * The console's schemes (openapi/console/): a mock has no sessions, so any session cookie opens one and any CSRF
+ * token is its own; what is checked is that they are sent, answered as the service answers their absence.
+ */
+function consoleScheme(scheme: Json, schemes: Json[]): (req: Request) => Promise<Forward> {
+  // The CSRF header, which the cookie's handler also asks for on a change (as the service's does), so that its
+  // absence is the 403 the service answers, not the validator's generic 401.
+  const csrf = schemes.find((s) => s.type === 'apiKey' && s.in === 'header')?.name as string | undefined;
+  const changes = (req: Request) => !['GET', 'HEAD'].includes(req.method);
+  return async (req) => {
+    if (scheme.in === 'cookie' && !cookiesOf(req.headers.cookie)[scheme.name])
+      throw new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.');
+    const header = scheme.in === 'header' ? String(scheme.name) : changes(req) ? csrf : undefined;
+    if (header !== undefined && typeof req.headers[header.toLowerCase()] !== 'string')
+      throw new Problem('forbidden', `Send the session's CSRF token in the ${header} header.`);
+    return forwardOf(req);
+  };
+}
+
 /** The front of one group's mock as an Express app. */
 export function createMockFront(options: MockFrontOptions): Express {
   const doc = documentOf(options.group);
@@ -171,9 +201,19 @@ export function createMockFront(options: MockFrontOptions): Express {
     basePath: '',
     routes,
     handlers: Object.fromEntries(routes.map((r) => [r.operationId, proxy(options, doc, r.method, r.path)])),
-    security: Object.fromEntries(Object.keys(doc.components?.securitySchemes ?? {}).map((scheme) => [scheme, authenticate])),
+    security: Object.fromEntries(
+      Object.entries<Json>(doc.components?.securitySchemes ?? {}).map(([name, scheme]) => [
+        name,
+        scheme.type === 'apiKey' ? consoleScheme(scheme, Object.values(doc.components.securitySchemes)) : authenticate,
+      ]),
+    ),
     anonymous: forwardOf,
     validateResponses: false,
+    // The console's cookie scheme: the validator looks for the cookie in `req.cookies`.
+    guard: (req, _res, next) => {
+      (req as Request & { cookies?: Record<string, string> }).cookies = cookiesOf(req.headers.cookie);
+      next();
+    },
   };
 
   const app = express();

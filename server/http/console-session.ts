@@ -11,6 +11,7 @@
 // - `ConsoleSession` resolves the cookie's session (401 without a live one) and, on a request that changes
 //   something, checks the session's CSRF token in `X-CSRF-Token` (403); `ConsoleCsrf` checks the same token.
 import type { Request, RequestHandler } from 'express';
+import { routes as consoleRoutes } from '../../generated/console/routes.js';
 import type { RequestContext } from '../domain/auth/principal.js';
 import type { LiveSession } from '../domain/console/sessions.js';
 import { noSession } from '../domain/console/sessions.js';
@@ -74,12 +75,24 @@ const crossSite = () => new Problem('forbidden', "Console requests are accepted 
 const csrfMissing = () => new Problem('forbidden', "Send the session's CSRF token in the X-CSRF-Token header.");
 const csrfWrong = () => new Problem('forbidden', "The X-CSRF-Token header is not this session's CSRF token.");
 
+// The console's operations, by method and path (the generated route table).
+const operations = consoleRoutes.map((r) => ({
+  method: r.method.toUpperCase(),
+  path: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
 /**
  * The console group's guard, before the request is read: refuses what another site's page could have sent. Also
- * gives the request validator the cookie the `ConsoleSession` scheme names (`req.cookies`), under the scheme's name.
+ * gives the request validator the cookie the `ConsoleSession` scheme names (`req.cookies`): the validator checks the
+ * cookie is there before the security handler runs and answers its absence as a missing bearer token, while the
+ * handler reads the cookie itself and answers the console's own 401; so the validator is shown one, whatever was sent.
  */
 export function consoleOrigin(publicOrigin: string | undefined): RequestHandler {
   return (req, _res, next) => {
+    // The validator shows the cookie to the security handler (see below); a request of no console operation (another
+    // method, an unknown path) goes on to its 405 or 404 unjudged.
+    (req as Request & { cookies?: Record<string, string> }).cookies = { [cookieName]: 'checked-by-the-security-handler' };
+    if (!operations.some((o) => o.method === req.method && o.path.test(req.path))) return next();
     const own = consoleOriginOf(req, publicOrigin);
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== own) return next(crossSite());
@@ -90,10 +103,6 @@ export function consoleOrigin(publicOrigin: string | undefined): RequestHandler 
       if ((site !== undefined && site !== 'same-origin') || (signIn && site === undefined)) return next(crossSite());
       if (formTypes.test(req.headers['content-type'] ?? '')) return next(crossSite());
     }
-    // The request validator checks that the `ConsoleSession` scheme's cookie is there before the security handler
-    // runs, and answers its absence as a missing bearer token. The handler reads the cookie itself and answers the
-    // console's own 401, so the validator is shown a cookie under the scheme's name whatever was sent.
-    (req as Request & { cookies?: Record<string, string> }).cookies = { [cookieName]: 'checked-by-the-security-handler' };
     next();
   };
 }
@@ -109,7 +118,10 @@ export function consoleSecurity(
     if (!context) {
       context = (async () => {
         const cookie = cookieStyleOf(req, publicOrigin);
-        const session = await s.consoleSessions.resolve(sessionTokenOf(req, cookie));
+        const session = await s.consoleSessions.resolve(sessionTokenOf(req, cookie)).catch((err: unknown) => {
+          // The store failed, not the caller: a status of 500 makes the validator answer (and log) it as ours, not 401.
+          throw Object.assign(new Error(`Reading the console session failed: ${(err as Error).message}`, { cause: err }), { status: 500 });
+        });
         if (!session) throw noSession();
         return { ...contextOf(req), session, cookie };
       })();

@@ -13,13 +13,23 @@ export interface Stored<B> {
 
 const locate = <B>(body: B, location: string | ((body: B) => string)) => (typeof location === 'string' ? location : location(body));
 
-/** 201 with the created body, read at `location`; `Idempotent-Replayed: true` when it replays an earlier create. */
-export const created = <B>(result: Stored<B>, location: string | ((body: B) => string)) => ({
-  status: 201 as const,
-  body: result.body,
-  replayed: result.replayed,
-  headers: { Location: locate(result.body, location) },
-});
+/** 201 with the created body, read at `location`; `Idempotent-Replayed: true` when it replays an earlier create (a
+ * create without an Idempotency-Key, whose response documents no replay, passes `{ body }` alone). */
+export function created<B>(
+  result: { body: B; replayed?: never },
+  location: string | ((body: B) => string),
+): { status: 201; body: B; headers: { Location: string } };
+export function created<B>(
+  result: Stored<B>,
+  location: string | ((body: B) => string),
+): { status: 201; body: B; replayed: boolean | undefined; headers: { Location: string } };
+export function created<B>(result: Stored<B>, location: string | ((body: B) => string)) {
+  const answer = { status: 201 as const, body: result.body, headers: { Location: locate(result.body, location) } };
+  return 'replayed' in result ? { ...answer, replayed: result.replayed } : answer;
+}
+
+/** 201 with what was issued that is not kept as a resource of its own (a console session's access token). */
+export const issued = <B>(body: B) => ({ status: 201 as const, body });
 
 /** 202 (accepted, not yet done) with the body, read at `location`; replayed as `created`. */
 export const accepted = <B>(result: Stored<B>, location: string | ((body: B) => string)) => ({

@@ -38,7 +38,8 @@ function recordingFetch() {
 }
 
 describe('the keyed operations', () => {
-  it.each(groups)('of %s are the operations whose contract takes an Idempotency-Key header', (group) => {
+  // The console's own API is the console page's, not the client package's (its creates take no key: DECISIONS "Console").
+  it.each(groups.filter((g) => g !== 'console'))('of %s are the operations whose contract takes an Idempotency-Key header', (group) => {
     const doc = bundles[group];
     const documented = operationsOf(group)
       .filter(({ op }) =>

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
 import * as banking from '../../generated/banking/routes.js';
+import * as consoleRoutes from '../../generated/console/routes.js';
 import * as counterparty from '../../generated/counterparty/routes.js';
 import * as merchant from '../../generated/merchant/routes.js';
 import * as partner from '../../generated/partner/routes.js';
@@ -13,7 +14,7 @@ import * as platform from '../../generated/platform/routes.js';
 import { operationsOf } from '../support/contract.js';
 import { startService, type RunningService } from '../support/service.js';
 
-const basePaths: Record<string, string> = { merchant: '', platform: '/payouts', partner: '', banking: '', counterparty: '' };
+const basePaths: Record<string, string> = { merchant: '', platform: '/payouts', partner: '', banking: '', counterparty: '', console: '' };
 const serverTests = readdirSync(new URL('../server', import.meta.url))
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => readFileSync(new URL(`../server/${f}`, import.meta.url), 'utf8'))
@@ -69,7 +70,7 @@ describe('nothing undocumented answers', () => {
   });
 
   it('has a route table entry for exactly each documented operation', () => {
-    const tables = { merchant, platform, partner, banking, counterparty };
+    const tables = { merchant, platform, partner, banking, counterparty, console: consoleRoutes };
     for (const group of groups) {
       expect(tables[group].routes.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort()).toEqual(
         operationsOf(group)

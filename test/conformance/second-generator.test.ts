@@ -39,6 +39,11 @@ const usage: Record<Group, { fn: string; valid: string; invalid: string }> = {
     invalid: `{ accountId: 1, toAccountId: 2, amount: '100', currency: 'USD' }`,
   },
   counterparty: { fn: 'searchTransactions', valid: `{ transactionStatus: ['completed'] }`, invalid: `{ transactionStatus: ['lost'] }` },
+  console: {
+    fn: 'signInToConsole',
+    valid: `{ email: 'ada@northwind.example', password: 'a password' }`,
+    invalid: `{ email: 'ada@northwind.example' }`,
+  },
 };
 
 const tsconfig = {

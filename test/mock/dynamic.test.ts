@@ -8,7 +8,7 @@ import { groups, type Group } from '../../generated/index.js';
 import { freePortRange } from '../../scripts/mock/free-ports.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf } from '../support/contract.js';
-import { clientFor, exampleCredentials, type AnyClient } from './group-clients.js';
+import { clientFor, mockAuth, type AnyClient } from './group-clients.js';
 import { documentedResponse, exampleRequest, type OperationRef } from './operation-requests.js';
 
 let mocks: RunningMocks | undefined;
@@ -42,7 +42,7 @@ const clients = new Map<Group, AnyClient>();
 function clientOf(group: Group): AnyClient {
   let client = clients.get(group);
   if (!client) {
-    client = clientFor(group, mocks!.urls[group], { credentials: exampleCredentials(group) });
+    client = clientFor(group, mocks!.urls[group], mockAuth(group));
     clients.set(group, client);
   }
   return client;

@@ -8,7 +8,9 @@ import {
   createPlatformClient,
   type Credentials,
 } from '../../client/create-clients.js';
+import createClient from 'openapi-fetch';
 import type { Fetch } from '../../client/authenticated-fetch.js';
+import type { paths as ConsolePaths } from '../../generated/console/schema.js';
 import type { Group } from '../../generated/index.js';
 import { operationsOf } from '../support/contract.js';
 import { exampleRequest, isSecured, type OperationRef } from './operation-requests.js';
@@ -31,7 +33,25 @@ const factories: Record<Group, (o: { baseUrl: string; authUrl: string; fetch?: F
   partner: (o) => createPartnerClient(o),
   banking: (o) => createBankingClient(o),
   counterparty: (o) => createCounterpartyClient(o),
+  // The console's API is not the client package's: the page calls it with a session cookie and its CSRF token,
+  // which a mock takes whatever their value (scripts/mock/front.ts).
+  console: (o) => createClient<ConsolePaths>({ baseUrl: o.baseUrl, fetch: withConsoleSession(o.fetch ?? globalThis.fetch) }),
 };
+
+/** What the console's page sends with each request: its session cookie and CSRF token. */
+function withConsoleSession(fetch: Fetch): Fetch {
+  return (request) => {
+    const headers = new Headers(request.headers);
+    headers.set('Cookie', 'console_session=Vq3u0k8Ue9XbYw1tq2pH7mZ5cL4rN6sD0aF8gJ2hK1o');
+    headers.set('X-CSRF-Token', '0kT9wq3nB6Xc2vZr8yLp4mHd1sGf7aJe5uQi9oNt3bE');
+    return fetch(new Request(request, { headers }));
+  };
+}
+
+/** How a group's client authenticates against its mock: the token request example's credentials; the console's
+ * session needs none. */
+export const mockAuth = (group: Group): ClientAuth =>
+  group === 'console' ? { token: 'unused' } : { credentials: exampleCredentials(group) };
 
 export function clientFor(group: Group, mockUrl: string, auth: ClientAuth, fetch?: Fetch): AnyClient {
   return factories[group]({ baseUrl: mockUrl, authUrl: mockUrl, fetch, ...auth }) as AnyClient;
@@ -57,9 +77,11 @@ export function exampleCredentials(group: Group): Credentials {
   return { clientId, clientSecret };
 }
 
-/** A fetch that drops the Authorization header the client adds: a caller that sends no token. */
+/** A fetch that drops the Authorization header the client adds (and the console's session cookie): a caller that
+ * sends no token. */
 export const withoutToken: Fetch = (request) => {
   const headers = new Headers(request.headers);
   headers.delete('Authorization');
+  headers.delete('Cookie');
   return globalThis.fetch(new Request(request, { headers }));
 };

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { signWebhook } from '../../client/webhook-signature.js';
 import { handlePayoutWebhook, quickStart } from '../../docs/guides/quickstart.js';
 import { routes as bankingRoutes } from '../../generated/banking/routes.js';
+import { routes as consoleRoutes } from '../../generated/console/routes.js';
 import { routes as counterpartyRoutes } from '../../generated/counterparty/routes.js';
 import { routes as merchantRoutes } from '../../generated/merchant/routes.js';
 import { routes as partnerRoutes } from '../../generated/partner/routes.js';
@@ -13,7 +14,7 @@ import { groups, type Group } from '../../generated/index.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf, resolve, validatorAt, type Json } from '../support/contract.js';
 import { freePortRange } from '../../scripts/mock/free-ports.js';
-import { clientFor, exampleCredentials, withoutToken, type AnyClient } from './group-clients.js';
+import { clientFor, exampleCredentials, mockAuth, withoutToken, type AnyClient } from './group-clients.js';
 import {
   documentedResponse,
   exampleRequest,
@@ -30,6 +31,7 @@ const routeTables: Record<Group, readonly { method: string; path: string; operat
   partner: partnerRoutes,
   banking: bankingRoutes,
   counterparty: counterpartyRoutes,
+  console: consoleRoutes,
 };
 
 let mocks: RunningMocks | undefined;
@@ -52,7 +54,7 @@ const clients = new Map<Group, AnyClient>();
 function clientWithCredentials(group: Group): AnyClient {
   let client = clients.get(group);
   if (!client) {
-    client = clientFor(group, urlOf(group), { credentials: exampleCredentials(group) });
+    client = clientFor(group, urlOf(group), mockAuth(group));
     clients.set(group, client);
   }
   return client;

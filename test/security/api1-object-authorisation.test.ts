@@ -945,9 +945,12 @@ const cases: Case[] = [
   ]),
 ];
 
-/** Whether an operation names an object or a merchant or partner, and so must have a case above. */
+/** Whether an operation names an object or a merchant or partner, and so must have a case above. The console's
+ * credential operations name a Client ID of the session's owner: test/server/console-credentials.test.ts makes
+ * another owner's one answer 404 and stay as it was. */
 const namesAnObject = (o: (typeof servedOperations)[number]) =>
   o.caller !== 'none' &&
+  o.caller !== 'console' &&
   (o.parameters.some((p) => p.in === 'path' || /^(merchant|partner|customer)id$/i.test(p.name)) ||
     [...Object.keys(o.bodySchema?.properties ?? {})].some((n) => /^(merchant|partner|customer)id$/i.test(n)));
 
@@ -1034,7 +1037,8 @@ async function rowCounts(service: RunningService): Promise<Record<string, number
   const db = service.services.store.db;
   const tables = (await db.introspection.getTables())
     .map((t) => t.name)
-    .filter((n) => !n.startsWith('kysely_'))
+    // request_logs records every request that authenticated, refused ones included (the console's request log).
+    .filter((n) => !n.startsWith('kysely_') && n !== 'request_logs')
     .sort();
   const counts: Record<string, number> = {};
   for (const table of tables)

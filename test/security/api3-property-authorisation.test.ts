@@ -340,7 +340,9 @@ function nestedObjects(value: unknown, at = ''): string[] {
 describe('mass assignment is refused, naming the property', () => {
   const service = useService(':memory:');
   let tokens: { merchant: string; partner: string };
-  const writes = distinctOperations.filter((o) => o.bodyPointer && ['post', 'patch', 'put'].includes(o.method));
+  // The bearer groups' writes; the console's own (sign-in, a credential's roll) are held to their closed bodies by
+  // test/server/console-*.test.ts, behind its session and origin checks.
+  const writes = distinctOperations.filter((o) => o.bodyPointer && ['post', 'patch', 'put'].includes(o.method) && o.caller !== 'console');
 
   beforeAll(async () => {
     const m = await service.services.credentials.createMerchant('Acme');
@@ -352,7 +354,10 @@ describe('mass assignment is refused, naming the property', () => {
   });
 
   const sendBody = (o: ServedOperation, raw: string) =>
-    service.send(o.method.toUpperCase(), fill(o.url), { raw, ...(o.caller === 'none' ? {} : { token: tokens[o.caller] }) });
+    service.send(o.method.toUpperCase(), fill(o.url), {
+      raw,
+      ...(o.caller === 'none' || o.caller === 'console' ? {} : { token: tokens[o.caller] }),
+    });
 
   it('covers every create and update operation of every group', () => {
     expect(new Set(writes.map((o) => o.group))).toEqual(new Set(['merchant', 'platform', 'partner', 'banking', 'counterparty']));

@@ -105,7 +105,7 @@ describe('no other version or prefix of a documented operation answers', () => {
 
   it('serves the documented operations themselves (the control)', async () => {
     for (const o of distinctOperations) {
-      const token = o.caller === 'none' ? undefined : tokens[o.caller];
+      const token = o.caller === 'none' || o.caller === 'console' ? undefined : tokens[o.caller];
       const r = await service.send(o.method.toUpperCase(), fill(o.url), {
         ...(token ? { token } : {}),
         ...(o.bodySchema ? { body: {} } : {}),

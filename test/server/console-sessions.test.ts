@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failedAttemptLimits } from '../../server/domain/auth/failed-attempts.js';
 import { consoleTokenLifetimeSeconds } from '../../server/domain/console/sessions.js';
-import { ConsoleBrowser, consolePassword, newConsoleUser, signedIn } from '../support/console.js';
+import { ConsoleBrowser, consoleClient, consolePassword, newConsoleUser, signedIn } from '../support/console.js';
 import { problemType } from '../support/requests.js';
 import { requestFrom } from '../support/source-address.js';
 import { stores } from '../support/stores.js';
@@ -285,5 +285,49 @@ describe('the session cookie over plain http', () => {
     const answer = await browser.signIn(user.email, consolePassword, { headers: { 'x-forwarded-proto': 'https' } });
     expect(answer.status).toBe(201);
     expect(browser.setCookie).not.toContain('Secure');
+  });
+});
+
+describe('the console page calls each operation through a client typed by the contract', () => {
+  const service = useService(':memory:', {}, { workers: false });
+
+  it('signs in, reads the session, mints a token, manages credentials, reads the log and signs out', async () => {
+    const m = await service.merchant();
+    const user = await newConsoleUser(service, { kind: 'merchant', id: m.merchantId });
+    const browser = new ConsoleBrowser(service);
+    const client = consoleClient(browser, service.baseUrl);
+
+    const signIn = await client.POST('/console/api/sessions', { body: { email: user.email, password: consolePassword } });
+    expect(signIn.response.status).toBe(201);
+    browser.csrfToken = signIn.data!.csrfToken;
+    const session = await client.GET('/console/api/session');
+    expect(session.data?.owner.id).toBe(m.merchantId);
+    const token = await client.POST('/console/api/session/access-tokens');
+    expect(token.response.status).toBe(201);
+    expect((await service.send('GET', '/v1/webhooks', { token: token.data!.access_token })).status).toBe(200);
+
+    const made = await client.POST('/console/api/credentials');
+    expect(made.response.status).toBe(201);
+    const clientId = made.data!.clientId;
+    const rolled = await client.POST('/console/api/credentials/{clientId}/roll', {
+      params: { path: { clientId } },
+      body: { overlapSeconds: 60 },
+    });
+    expect(rolled.data?.previousSecretExpiresAt).not.toBeNull();
+    const listed = await client.GET('/console/api/credentials', { params: { query: { PageSize: 10 } } });
+    expect(listed.data?.data.map((c) => c.clientId)).toContain(clientId);
+    const revoked = await client.DELETE('/console/api/credentials/{clientId}', { params: { path: { clientId } } });
+    expect(revoked.response.status).toBe(204);
+
+    await vi.waitFor(
+      async () => {
+        const logs = await client.GET('/console/api/request-logs', { params: { query: { Method: 'GET' } } });
+        expect(logs.data?.data.map((r) => r.path)).toEqual(['/v1/webhooks']);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    const out = await client.DELETE('/console/api/session');
+    expect(out.response.status).toBe(204);
+    expect((await client.GET('/console/api/session')).response.status).toBe(401);
   });
 });

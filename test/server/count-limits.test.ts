@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { maxAccountsPerPayee } from '../../server/domain/payees/payee-accounts.js';
 import { maxWebhooksPerMerchant } from '../../server/domain/webhooks/webhook-registrations.js';
+import { maxCredentialsPerOwner } from '../../server/domain/auth/credentials.js';
+import { ConsoleBrowser, consoleClient, newConsoleUser } from '../support/console.js';
 import { bankAccount, individual, newMerchant, type TestMerchant } from '../support/merchants.js';
 import { stores } from '../support/stores.js';
-import { useService } from '../support/use-service.js';
+import { type ServiceFixture, useService } from '../support/use-service.js';
 
 interface Answer {
   response: Response;
@@ -23,12 +25,12 @@ interface LimitedCreate {
   module: string;
   limit: number;
   /** Makes the owner whose rows are counted; returns its id. */
-  owner(m: TestMerchant): Promise<number>;
+  owner(m: TestMerchant, service: ServiceFixture): Promise<number>;
   create(m: TestMerchant, owner: number, i: number): Promise<Answer>;
   list(m: TestMerchant, owner: number): Promise<{ response: Response; data?: unknown[] }>;
 }
 
-const limited: LimitedCreate[] = [
+const limitedCreates: LimitedCreate[] = [
   {
     operation: 'POST /v1/payees/{id}/accounts',
     module: 'server/domain/payees/payee-accounts.ts',
@@ -50,12 +52,35 @@ const limited: LimitedCreate[] = [
 
 const concurrent = 40;
 
+// The console's credentials: a merchant holds the one it was made with, so its console adds one fewer than the cap.
+const consoles = new Map<number, ReturnType<typeof consoleClient>>();
+const limited: LimitedCreate[] = [
+  ...limitedCreates,
+  {
+    operation: 'POST /console/api/credentials',
+    module: 'server/domain/auth/credentials.ts',
+    limit: maxCredentialsPerOwner - 1,
+    owner: async (m, service) => {
+      const user = await newConsoleUser(service, { kind: 'merchant', id: m.merchantId });
+      const browser = new ConsoleBrowser(service);
+      await browser.signIn(user.email);
+      consoles.set(m.merchantId, consoleClient(browser, service.baseUrl));
+      return m.merchantId;
+    },
+    create: (_, owner) => consoles.get(owner)!.POST('/console/api/credentials'),
+    list: async (m, owner) => {
+      const answer = await consoles.get(owner)!.GET('/console/api/credentials', { params: { query: { PageSize: 100 } } });
+      return { response: answer.response, data: answer.data?.data.filter((c) => c.clientId !== m.clientId) };
+    },
+  },
+];
+
 describe.each(stores)('count limits under concurrency on $name', (kind) => {
   const service = useService(kind, {}, { workers: false });
 
   it.each(limited.map((l) => [l.operation, l] as const))(`%s: ${concurrent} concurrent creates store exactly the limit`, async (_, l) => {
     const m = await newMerchant(service, `Racer ${l.operation}`);
-    const owner = await l.owner(m);
+    const owner = await l.owner(m, service);
     // One token first, so the race is between the creates, not between token requests.
     expect((await l.list(m, owner)).response.status).toBe(200);
     const answers = await Promise.all(Array.from({ length: concurrent }, (_, i) => l.create(m, owner, i)));

@@ -6,6 +6,7 @@ import { servedOperations, type ServedOperation } from '../support/operations.js
 import { fill, problemType } from '../support/requests.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
+import { signedIn } from '../support/console.js';
 
 const cursorLists = servedOperations.flatMap((o) =>
   o.parameters.filter((p) => p.in === 'query' && /cursor/i.test(p.name)).map((p) => ({ o, parameter: p.name })),
@@ -30,6 +31,8 @@ describe('the cursor lists of the contract', () => {
       'counterparty listCounterparties',
       'counterparty listPartnerWebhookDeliveries',
       'counterparty listPartnerEvents',
+      'console listConsoleCredentials',
+      'console listRequestLogs',
     ]);
   });
 });
@@ -37,8 +40,13 @@ describe('the cursor lists of the contract', () => {
 describe.each(stores)('a bad cursor on every cursor list on $name', (kind) => {
   const service = useService(kind, { sandboxStepMs: 0 });
 
-  /** The caller's token and a path whose resources exist, so the answer is about the cursor alone. */
-  async function request(o: ServedOperation): Promise<{ token: string; path: string }> {
+  /** The caller's token (for the console, its session's cookie) and a path whose resources exist, so the answer is
+   * about the cursor alone. */
+  async function request(o: ServedOperation): Promise<{ token?: string; headers?: Record<string, string>; path: string }> {
+    if (o.caller === 'console') {
+      const { browser } = await signedIn(service, { kind: 'merchant', id: (await service.merchant()).merchantId });
+      return { headers: { cookie: browser.cookie!, origin: service.baseUrl }, path: o.url };
+    }
     const caller = o.caller === 'partner' ? await service.partner() : await service.merchant();
     let id: string | number = 1;
     if (/deliveries$/.test(o.path)) {
@@ -55,10 +63,10 @@ describe.each(stores)('a bad cursor on every cursor list on $name', (kind) => {
   it.each(cursorLists.map(({ o, parameter }) => ({ name: `${o.group} ${o.operationId}`, o, parameter })))(
     '$name: a cursor not issued here, or of another list, is the one bad-cursor problem naming $parameter',
     async ({ o, parameter }) => {
-      const { token, path } = await request(o);
+      const { token, headers, path } = await request(o);
       const otherList = o.operationId === 'listBusinesses' ? b64('transfer:1') : b64('business:1');
       for (const cursor of ['bm90LWEtY3Vyc29y', b64('garbage'), b64('payout:1'), b64('entry:x'), otherList, 'A']) {
-        const r = await service.send('GET', path, { token, query: { [parameter]: cursor } });
+        const r = await service.send('GET', path, { token, headers, query: { [parameter]: cursor } });
         expect({ status: r.status, type: r.body?.type, detail: r.body?.detail, errors: r.body?.errors }, `${path} ${cursor}`).toEqual({
           status: 400,
           type: problemType('validation-error'),
@@ -72,8 +80,8 @@ describe.each(stores)('a bad cursor on every cursor list on $name', (kind) => {
   it('a cursor outside the contract is refused by the validator the same way on every list', async () => {
     const answers = new Set<string>();
     for (const { o, parameter } of cursorLists) {
-      const { token, path } = await request(o);
-      const r = await service.send('GET', path, { token, query: { [parameter]: 'not*a*cursor' } });
+      const { token, headers, path } = await request(o);
+      const r = await service.send('GET', path, { token, headers, query: { [parameter]: 'not*a*cursor' } });
       expect(r.status, path).toBe(400);
       expect(r.body.errors.map((e: { parameter?: string }) => e.parameter)).toContain(parameter);
       answers.add(JSON.stringify({ type: r.body.type, detail: r.body.detail }));

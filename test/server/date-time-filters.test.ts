@@ -11,6 +11,7 @@ import { fill, problemType } from '../support/requests.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { useService } from '../support/use-service.js';
+import { signedIn } from '../support/console.js';
 
 interface DateTimeField {
   name: string;
@@ -86,19 +87,24 @@ describe('the date-time parser', () => {
 describe.each(stores)('date-time filters on $name', (kind) => {
   const service = useService(kind, {}, { resolve: loopbackResolver, workers: false }); // Nothing moves between two reads compared
   let tenant: Tenant;
+  /** The console's session of the tenant's merchant (the request log lists the tenant's own API requests). */
+  let consoleHeaders: Record<string, string>;
 
   beforeAll(async () => {
     tenant = await newTenant(service, 'Leap');
+    const { browser } = await signedIn(service, { kind: 'merchant', id: tenant.merchantId });
+    consoleHeaders = { cookie: browser.cookie!, origin: service.baseUrl };
   });
 
   const call = (o: ServedOperation, values: Record<string, string>) => {
     const path = fill(o.url, { accountId: tenant.ids.account });
-    const token = o.caller === 'partner' ? tenant.partnerToken : tenant.merchantToken;
+    const token = o.caller === 'partner' ? tenant.partnerToken : o.caller === 'console' ? undefined : tenant.merchantToken;
+    const headers = o.caller === 'console' ? consoleHeaders : undefined;
     const inQuery = (f: DateTimeField) => f.in === 'query';
     const fields = dateTimeFields(o);
     const query = Object.fromEntries(Object.entries(values).filter(([n]) => fields.some((f) => f.name === n && inQuery(f))));
     const body = Object.fromEntries(Object.entries(values).filter(([n]) => fields.some((f) => f.name === n && !inQuery(f))));
-    return service.send(o.method.toUpperCase(), path, { token, query, ...(o.bodySchema ? { body } : {}) });
+    return service.send(o.method.toUpperCase(), path, { token, headers, query, ...(o.bodySchema ? { body } : {}) });
   };
   // A balance's `asOf` is the time of the read, not of the records.
   const stable = (body: unknown) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'asOf' ? undefined : value)));
@@ -115,6 +121,7 @@ describe.each(stores)('date-time filters on $name', (kind) => {
       'counterparty searchTransactions beginDate..endDate',
       'counterparty searchTransactions postDateStart..postDateEnd',
       'counterparty searchTransactions updatedStart..updatedEnd',
+      'console listRequestLogs CreatedFrom..CreatedTo',
     ]);
   });
 

@@ -12,16 +12,21 @@ const anonymous: Record<string, string[]> = {
   banking: ['issueToken'],
   partner: ['generatePartnerToken'],
   counterparty: ['generateCounterpartyToken'],
+  console: ['signInToConsole'],
 };
 
 describe('handler contexts', () => {
   it.each(Object.keys(anonymous))('%s: the unsecured operations are the ones its handlers take as anonymous', (group) => {
-    const unsecured = servedOperations.filter((o) => o.group === group && o.caller === 'none').map((o) => o.operationId);
+    const unsecured = servedOperations
+      .filter((o) => o.group === group && (o.op.security ?? []).length === 0 && (o.caller === 'none' || o.group === 'console'))
+      .map((o) => o.operationId);
     expect(unsecured.sort()).toEqual(anonymous[group]);
   });
 
-  it('every secured operation wants a merchant (groups A, B, D) or a partner (C, E)', () => {
+  it('every secured operation wants a merchant (groups A, B, D), a partner (C, E) or a console session', () => {
     for (const o of servedOperations.filter((x) => x.caller !== 'none'))
-      expect(o.caller, `${o.group} ${o.operationId}`).toBe(['partner', 'counterparty'].includes(o.group) ? 'partner' : 'merchant');
+      expect(o.caller, `${o.group} ${o.operationId}`).toBe(
+        o.group === 'console' ? 'console' : ['partner', 'counterparty'].includes(o.group) ? 'partner' : 'merchant',
+      );
   });
 });

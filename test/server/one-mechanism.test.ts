@@ -30,7 +30,7 @@ describe('one mechanism per concern in server/', () => {
 
   it('handlers read the caller from their context and answer through the result helpers', () => {
     const handlers = serverFiles.filter((f) => /^server\/http\/groups\/[^/]+\/handlers\.ts$/.test(f.path));
-    expect(handlers).toHaveLength(5);
+    expect(handlers).toHaveLength(6);
     for (const f of handlers) {
       expect(f.text, f.path).not.toMatch(/merchantOf\(|partnerOf\(|principal/);
       expect(f.text, f.path).not.toMatch(/status:\s*\d/);

@@ -19,13 +19,30 @@ import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver, newTenant, type Tenant } from '../support/tenant.js';
 import { useService } from '../support/use-service.js';
+import { ConsoleBrowser, newConsoleUser } from '../support/console.js';
+import { maxCredentialsPerOwner } from '../../server/domain/auth/credentials.js';
 
 type Kind = keyof typeof problemTypes;
 
-/** What a trigger works with: the service and a tenant holding one of everything (test/support/tenant.ts). */
+/** What a trigger works with: the service and a tenant holding one of everything (test/support/tenant.ts), and a
+ * console session of the tenant's merchant (its cookie and CSRF token). */
 interface World {
   service: RunningService;
   t: Tenant;
+  console: { cookie: string; csrfToken: string };
+}
+
+/** The console session a console operation's triggers send (cookie, CSRF token, the console's Origin) in place of a
+ * bearer token: `tokenOf` answers this marker for them, and `call` turns it into those headers. */
+const consoleSession = 'console-session';
+
+/** A console session of the tenant's merchant. */
+async function consoleOf(service: RunningService, merchantId: number): Promise<World['console']> {
+  const user = await newConsoleUser(service, { kind: 'merchant', id: merchantId });
+  const browser = new ConsoleBrowser(service);
+  const answer = await browser.signIn(user.email);
+  if (answer.status !== 201) throw new Error(`console sign-in failed: ${answer.text}`);
+  return { cookie: browser.cookie!, csrfToken: browser.csrfToken! };
 }
 type Trigger = (w: World, o: ServedOperation) => Promise<Answer>;
 
@@ -38,8 +55,18 @@ const exempt: Record<string, string> = {
 const listOf = (o: ServedOperation): Kind[] => (o.op['x-problem-types'] as Kind[] | undefined) ?? [];
 const nameOf = (o: ServedOperation) => `${o.group} ${o.operationId}`;
 const tokenOf = (w: World, o: ServedOperation) =>
-  o.caller === 'partner' ? w.t.partnerToken : o.caller === 'merchant' ? w.t.merchantToken : undefined;
-const call = (w: World, o: ServedOperation, path: string, c: Call = {}) => send(w.service.baseUrl, o.method.toUpperCase(), path, c);
+  o.caller === 'partner'
+    ? w.t.partnerToken
+    : o.caller === 'merchant'
+      ? w.t.merchantToken
+      : o.caller === 'console'
+        ? consoleSession
+        : undefined;
+const call = (w: World, o: ServedOperation, path: string, c: Call = {}) => {
+  if (c.token !== consoleSession) return send(w.service.baseUrl, o.method.toUpperCase(), path, c);
+  const headers = { origin: w.service.baseUrl, cookie: w.console.cookie, 'x-csrf-token': w.console.csrfToken, ...c.headers };
+  return send(w.service.baseUrl, o.method.toUpperCase(), path, { ...c, token: undefined, headers });
+};
 
 /** A parameter's documented example (its own, else its schema's). */
 function parameterExample(o: ServedOperation, name: string): string | number {
@@ -226,7 +253,10 @@ const generic: Partial<Record<Kind, Trigger>> = {
   'unsupported-media-type': (w, o) =>
     call(w, o, fill(o.url), { token: tokenOf(w, o), raw: 'plain words', headers: { 'content-type': 'text/plain' } }),
   unauthorized: (w, o) => call(w, o, fill(o.url), o.op.requestBody ? { body: {} } : {}),
-  forbidden: (w, o) => call(w, o, fill(o.url), { token: o.caller === 'partner' ? w.t.merchantToken : w.t.partnerToken }),
+  forbidden: (w, o) =>
+    o.caller === 'console'
+      ? call(w, o, fill(o.url), { token: consoleSession, headers: { origin: 'https://elsewhere.example' } })
+      : call(w, o, fill(o.url), { token: o.caller === 'partner' ? w.t.merchantToken : w.t.partnerToken }),
   // The documented example's credentials were never issued here.
   'invalid-client': (w, o) => call(w, o, fill(o.url), exampleCall(w, o)),
   // The documented examples' ids name nothing of this tenant's.
@@ -639,6 +669,26 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
       });
     },
   },
+  // The console (its own group).
+  signInToConsole: {
+    'invalid-sign-in': (w, o) =>
+      call(w, o, o.url, {
+        headers: { origin: w.service.baseUrl },
+        body: { email: 'nobody@northwind.example', password: 'not the password' },
+      }),
+  },
+  createConsoleCredential: {
+    'limit-reached': async (w, o) => {
+      const { merchantId } = await w.service.services.credentials.createMerchant('Many Credentials');
+      const many = { ...w, console: await consoleOf(w.service, merchantId) };
+      for (let i = 1; i < maxCredentialsPerOwner; i++) await created(call(many, o, o.url, { token: consoleSession }));
+      return call(many, o, o.url, { token: consoleSession });
+    },
+  },
+  listRequestLogs: {
+    'business-rule': (w, o) =>
+      call(w, o, o.url, { token: consoleSession, query: { CreatedFrom: '2026-11-02T15:00:00Z', CreatedTo: '2026-11-02T14:00:00Z' } }),
+  },
   simulateTransferSettlement: {
     conflict: async (w) =>
       merchant(w, `/finance/api/v1/simulations/transfers/${await internalTransfer(w)}/settlement`, { body: { status: 'completed' } }),
@@ -778,7 +828,8 @@ describe.each(stores)('every documented problem kind is answered, on $name', (ki
     const fresh = await kind.fresh();
     drop = fresh.drop;
     const service = await startService(fresh.url, {}, { resolve: loopbackResolver });
-    world = { service, t: await newTenant(service, 'Problems') };
+    const t = await newTenant(service, 'Problems');
+    world = { service, t, console: await consoleOf(service, t.merchantId) };
   });
   afterAll(async () => {
     await world.service.stop();
@@ -812,6 +863,7 @@ describe.each(stores)('every documented problem kind is answered, on $name', (ki
 
 describe('rate-limited, on a service that allows one request a minute', () => {
   const service = useService(':memory:', { rateLimitPerMinute: 1 }, { workers: false });
+  // The console's operations (no bearer token) are counted by the client's address, as any request without one.
   const tokens: Partial<Record<ServedOperation['caller'], string>> = {};
 
   beforeAll(async () => {
@@ -846,7 +898,8 @@ describe('internal-error, on a service whose store has lost its tables', () => {
       merchantToken: await service.token({ kind: 'merchant', merchantId: m.merchantId }),
       partnerToken: await service.token({ kind: 'partner', partnerId: p.partnerId }),
     } as Tenant;
-    w = { service, t };
+    // A console session made before the store breaks: its operations then fail reading it.
+    w = { service, t, console: await consoleOf(service, m.merchantId) };
     const db = service.services.store.db;
     await sql`pragma foreign_keys = off`.execute(db);
     for (const table of await db.introspection.getTables()) await sql`drop table ${sql.table(table.name)}`.execute(db);

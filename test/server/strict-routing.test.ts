@@ -8,7 +8,15 @@ import { fill } from '../support/requests.js';
 import { problemType } from '../support/requests.js';
 import { useService } from '../support/use-service.js';
 
-const callerOf = { merchant: 'merchant', platform: 'merchant', banking: 'merchant', partner: 'partner', counterparty: 'partner' } as const;
+// The console's operations take a session cookie, not a token: the merchant's token is sent and changes nothing there.
+const callerOf = {
+  merchant: 'merchant',
+  platform: 'merchant',
+  banking: 'merchant',
+  partner: 'partner',
+  counterparty: 'partner',
+  console: 'merchant',
+} as const;
 
 const operations = groups.flatMap((group) =>
   routeTables[group].routes.map((r) => ({

@@ -1,6 +1,8 @@
 // A console user and a browser-like caller of the console API for tests: it keeps the session cookie the service
 // sets, sends it back with the page's Origin, and adds the session's CSRF token to requests that change something,
 // as the console's page does. Each case can leave any of them out to see the refusal.
+import createClient from 'openapi-fetch';
+import type { paths } from '../../generated/console/schema.js';
 import type { Owner } from '../../server/domain/events/owners.js';
 import { type Answer, type Call, send } from './requests.js';
 import type { ServiceFixture } from './use-service.js';
@@ -67,4 +69,30 @@ export async function signedIn(service: Pick<ServiceFixture, 'services' | 'baseU
   const answer = await browser.signIn(user.email);
   if (answer.status !== 201) throw new Error(`sign-in failed: ${answer.status} ${answer.text}`);
   return { user, browser };
+}
+
+/**
+ * The console API as the console's page calls it: an openapi-fetch client typed by generated/console, whose
+ * requests carry the browser's cookie, Origin and CSRF token (the same as `ConsoleBrowser.send`).
+ */
+export function consoleClient(browser: ConsoleBrowser, baseUrl: string) {
+  return createClient<paths>({
+    baseUrl,
+    fetch: async (request: Request) => {
+      const changes = !['GET', 'HEAD'].includes(request.method);
+      const headers = new Headers(request.headers);
+      headers.set('origin', baseUrl);
+      if (browser.cookie !== undefined) headers.set('cookie', browser.cookie);
+      if (changes && browser.csrfToken !== undefined) headers.set('x-csrf-token', browser.csrfToken);
+      const body = changes ? await request.text() : undefined;
+      const response = await fetch(request.url, { method: request.method, headers, body: body || undefined });
+      const set = response.headers.getSetCookie()[0];
+      if (set !== undefined) {
+        browser.setCookie = set;
+        const pair = set.split(';')[0]!;
+        browser.cookie = pair.endsWith('=') ? undefined : pair;
+      }
+      return response;
+    },
+  });
 }

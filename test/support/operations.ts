@@ -3,6 +3,7 @@
 // its security scheme wants, and where its request body and parameters are described. The security suites
 // and the fuzzer loop over this list, so a new operation is covered without touching them.
 import * as banking from '../../generated/banking/routes.js';
+import * as consoleRoutes from '../../generated/console/routes.js';
 import * as counterparty from '../../generated/counterparty/routes.js';
 import * as merchant from '../../generated/merchant/routes.js';
 import * as partner from '../../generated/partner/routes.js';
@@ -16,6 +17,7 @@ export const basePaths: Record<Group, string> = {
   partner: partner.basePath,
   banking: banking.basePath,
   counterparty: counterparty.basePath,
+  console: consoleRoutes.basePath,
 };
 
 export interface Parameter {
@@ -36,8 +38,9 @@ export interface ServedOperation {
   op: Json;
   /** JSON pointer to the operation in its bundle. */
   pointer: string;
-  /** merchant for MerchantOAuth and BankingJWT, partner for PartnerJWT, none for token issuance. */
-  caller: 'merchant' | 'partner' | 'none';
+  /** merchant for MerchantOAuth and BankingJWT, partner for PartnerJWT, none for token issuance; console for the
+   * console group's operations (a session cookie, sign-in included), which the bearer suites leave to its own tests. */
+  caller: 'merchant' | 'partner' | 'console' | 'none';
   parameters: Parameter[];
   /** JSON pointer to the JSON request body's schema, when there is one. */
   bodyPointer?: string;
@@ -67,7 +70,7 @@ function served(group: Group): ServedOperation[] {
       url: (atOrigin ? '' : basePaths[group]) + path,
       op,
       pointer,
-      caller: schemes.length === 0 ? 'none' : schemeCaller[schemes[0]]!,
+      caller: group === 'console' ? 'console' : schemes.length === 0 ? 'none' : schemeCaller[schemes[0]]!,
       parameters,
       ...(json ? { bodyPointer: `${pointer}/requestBody/content/application~1json/schema`, bodySchema: resolve(doc, json.schema) } : {}),
       statuses: Object.keys(op.responses).map(Number),

@@ -110,10 +110,15 @@ export class RequestLogs {
     this.worker.start();
   }
 
-  /** Stops the timer and writes what waits. */
+  /** Stops the timer and writes what waits (what the store then refuses is logged and let go: a stop must end). */
   async close(): Promise<void> {
     await this.worker.stop();
-    while (this.buffer.length > 0) if ((await this.flush()) === 0) break;
+    try {
+      while (this.buffer.length > 0) if ((await this.flush()) === 0) break;
+    } catch (err) {
+      this.log.error({ err, rows: this.buffer.length }, 'request log rows not written at close');
+      this.buffer = [];
+    }
   }
 
   /** Writes the waiting rows (a batch at most) in one insert; returns how many. */
@@ -121,15 +126,25 @@ export class RequestLogs {
     const batch = this.buffer.splice(0, this.settings.batchSize);
     if (batch.length === 0) return 0;
     const rows = JSON.stringify(
-      batch.map((e) => [e.owner.kind, e.owner.id, e.at, e.method, e.path, e.status, e.requestId, e.durationMs, e.clientId]),
+      batch.map((e) => [
+        e.owner.kind,
+        e.owner.id,
+        e.at,
+        e.method,
+        e.path,
+        e.status,
+        e.requestId,
+        Math.round(e.durationMs * 1000),
+        e.clientId,
+      ]),
     );
     try {
       if (this.store.dialect === 'postgres')
-        await sql`insert into request_logs (owner_kind, owner_id, at, method, path, status, request_id, duration_ms, client_id)
-          select r->>0, (r->>1)::bigint, (r->>2)::bigint, r->>3, r->>4, (r->>5)::integer, r->>6, (r->>7)::double precision, r->>8
+        await sql`insert into request_logs (owner_kind, owner_id, at, method, path, status, request_id, duration_us, client_id)
+          select r->>0, (r->>1)::bigint, (r->>2)::bigint, r->>3, r->>4, (r->>5)::integer, r->>6, (r->>7)::bigint, r->>8
           from json_array_elements(${rows}::json) as r`.execute(this.store.db);
       else
-        await sql`insert into request_logs (owner_kind, owner_id, at, method, path, status, request_id, duration_ms, client_id)
+        await sql`insert into request_logs (owner_kind, owner_id, at, method, path, status, request_id, duration_us, client_id)
           select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
           from json_each(${rows})`.execute(this.store.db);
     } catch (err) {
@@ -186,7 +201,7 @@ export class RequestLogs {
     const oldest = await this.boundary(owner, requestLogLimits.perOwner - 1);
     let q = this.store.db
       .selectFrom('request_logs')
-      .select(['id', 'at', 'method', 'path', 'status', 'request_id', 'duration_ms', 'client_id'])
+      .select(['id', 'at', 'method', 'path', 'status', 'request_id', 'duration_us', 'client_id'])
       .where('owner_kind', '=', owner.kind)
       .where('owner_id', '=', owner.id)
       .where('at', '>=', Math.max(from ?? 0, this.settings.now() - requestLogLimits.keepMs));
@@ -216,7 +231,7 @@ export class RequestLogs {
         path: r.path,
         status: Number(r.status),
         requestId: r.request_id,
-        durationMs: Math.round(Number(r.duration_ms) * 10) / 10,
+        durationMs: Math.round(Number(r.duration_us) / 100) / 10,
         clientId: r.client_id,
       })),
       nextCursor,

@@ -43,7 +43,8 @@ export interface RequestLogTable {
   path: string;
   status: number;
   request_id: string;
-  duration_ms: number;
+  /** Microseconds, so both stores keep an integer. */
+  duration_us: number;
   client_id: string | null;
 }
 

@@ -6,7 +6,7 @@ import type { operations } from '../../../../generated/console/schema.js';
 import type { Services } from '../../../domain/services.js';
 import { clearedCookie, sessionCookie, type ConsoleContext, type ConsoleSignInContext } from '../../console-session.js';
 import type { GroupHandlers, OperationHandler } from '../../operation-handler.js';
-import { noContent, ok } from '../../results.js';
+import { created, issued, noContent, ok } from '../../results.js';
 
 export type ConsoleHandlers = GroupHandlers<operations, Exclude<OperationId, 'signInToConsole'>, ConsoleContext> & {
   signInToConsole: OperationHandler<operations['signInToConsole'], ConsoleSignInContext>;
@@ -17,24 +17,19 @@ export function consoleHandlers(s: Services): ConsoleHandlers {
   return {
     signInToConsole: async ({ body, context }) => {
       const { token, session } = await sessions.signIn(body.email, body.password, context.ip);
-      return {
-        status: 201,
-        body: session,
-        headers: { Location: '/console/api/session', 'Set-Cookie': sessionCookie(token, context.cookie) },
-      };
+      const answer = created({ body: session }, '/console/api/session');
+      return { ...answer, headers: { ...answer.headers, 'Set-Cookie': sessionCookie(token, context.cookie) } };
     },
     getConsoleSession: async ({ context }) => ok(await sessions.view(context.session)),
     signOutOfConsole: async ({ context }) => {
       await sessions.end(context.session);
       return { ...noContent(), headers: { 'Set-Cookie': clearedCookie(context.cookie) } };
     },
-    createConsoleAccessToken: async ({ context }) => ({ status: 201, body: await sessions.mintToken(context.session) }),
+    createConsoleAccessToken: async ({ context }) => issued(await sessions.mintToken(context.session)),
 
     listConsoleCredentials: async ({ query, context }) => ok(await s.consoleCredentials.list(context.session.owner, query)),
-    createConsoleCredential: async ({ context }) => {
-      const credential = await s.consoleCredentials.create(context.session.owner);
-      return { status: 201, body: credential, headers: { Location: `/console/api/credentials/${credential.clientId}` } };
-    },
+    createConsoleCredential: async ({ context }) =>
+      created({ body: await s.consoleCredentials.create(context.session.owner) }, (c) => `/console/api/credentials/${c.clientId}`),
     rollConsoleCredential: async ({ params, body, context }) =>
       ok(await s.consoleCredentials.roll(context.session.owner, params.clientId, body.overlapSeconds)),
     revokeConsoleCredential: async ({ params, context }) => {

@@ -10,7 +10,6 @@ import { withSerialId } from './columns.js';
 export function migration(store: Store): Migration {
   const pg = store.dialect === 'postgres';
   const big = pg ? 'bigint' : 'integer';
-  const real = pg ? 'double precision' : 'real';
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('api_clients').addColumn('previous_secret_hash', 'text').execute();
@@ -51,7 +50,7 @@ export function migration(store: Store): Migration {
         .addColumn('path', 'text', (c) => c.notNull())
         .addColumn('status', 'integer', (c) => c.notNull())
         .addColumn('request_id', 'text', (c) => c.notNull())
-        .addColumn('duration_ms', real, (c) => c.notNull())
+        .addColumn('duration_us', big, (c) => c.notNull())
         .addColumn('client_id', 'text')
         .execute();
       await db.schema.createIndex('request_logs_owner').on('request_logs').columns(['owner_kind', 'owner_id', 'at', 'id']).execute();
