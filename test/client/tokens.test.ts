@@ -97,7 +97,7 @@ describe('client tokens', () => {
     expect(counts.requestIds.size).toBe(2);
   });
 
-  it('takes a TokenProvider of the caller\'s as its token: cached, and renewed once after a 401', async () => {
+  it("takes a TokenProvider of the caller's as its token: cached, and renewed once after a 401", async () => {
     // A browser app's own backend minting tokens (the console's session): here, the service's issuer called directly.
     let issued = 0;
     let refuse = true;

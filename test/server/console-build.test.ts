@@ -28,7 +28,7 @@ write(
   "import { fileURLToPath } from 'node:url';\nexport default { root: fileURLToPath(new URL('.', import.meta.url)), base: '/console/', publicDir: false };\n",
 );
 write('console/index.html', '<!doctype html><title>t</title><script type="module" src="/src/main.ts"></script>\n');
-write('console/src/main.ts', "import { word } from '../../client/word.ts';\ndocument.title = `${word}-one`;\n");
+write('console/src/main.ts', "import { word } from '../../client/word.ts';\ndocument.title = word + '-one';\n");
 write('client/word.ts', "export const word = 'alpha';\n");
 write('client/unused.ts', "export const unused = 'never bundled';\n");
 
@@ -45,7 +45,7 @@ describe('the console build', () => {
   });
 
   it('rebuilds when a file of console/ changes, also keeping its size', async () => {
-    write('console/src/main.ts', "import { word } from '../../client/word.ts';\ndocument.title = `${word}-two`;\n");
+    write('console/src/main.ts', "import { word } from '../../client/word.ts';\ndocument.title = word + '-two';\n");
     utimesSync(join(root, 'console/src/main.ts'), new Date(), new Date(Date.now() + 5_000));
     expect(consoleStaleReason(root, out)).toBe('console/src/main.ts changed');
     await buildConsole(root, out);
