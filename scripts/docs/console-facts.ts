@@ -43,7 +43,7 @@ function renderConsoleScreenshots(which: 'all' | 'overview'): string {
     const caption = escapeHtml(title);
     return (
       `<figure><a href="${src}"><img src="${src}" alt="The console: ${caption}" width="${screenshotSize.width}" ` +
-      `height="${screenshotSize.height}" loading="lazy"></a><figcaption>${caption}</figcaption></figure>`
+      `height="${screenshotSize.height}"></a><figcaption>${caption}</figcaption></figure>`
     );
   });
   return `<div class="screenshots">${figures.join('')}</div>`;

@@ -11,7 +11,7 @@ import { escapeHtml, inline, renderMarkdown } from './markdown.js';
 export const guideNames = [
   'index',
   'quick-start',
-  'console',
+  'web-console',
   'authentication',
   'payouts',
   'webhooks',
