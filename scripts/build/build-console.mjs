@@ -55,6 +55,26 @@ export function consoleStaleReason(root = packageRoot, outDir = join(root, 'dist
   return changedInput(root, manifest.inputs);
 }
 
+/**
+ * Puts the built folder in place of the old one in two renames. Two processes building at once (two `npm start`s of
+ * a stale checkout) build the same files: the one that finds its place taken leaves the other's build there.
+ */
+function swapIn(built, outDir) {
+  const old = `${outDir}.${process.pid}.old`;
+  try {
+    renameSync(outDir, old);
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+  }
+  try {
+    renameSync(built, outDir);
+  } catch (err) {
+    if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+    rmSync(built, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
 /** Builds the console into `outDir` when stale (or when forced); resolves to why it built, or undefined. */
 export async function buildConsole(root = packageRoot, outDir = join(root, 'dist', 'console'), { force = false } = {}) {
   const reason = force ? 'asked to' : consoleStaleReason(root, outDir);
@@ -97,9 +117,6 @@ export async function buildConsole(root = packageRoot, outDir = join(root, 'dist
     inputs[file] ??= fileState(join(root, file));
   }
   writeFileSync(join(temporary, manifestName), JSON.stringify({ key, inputs }));
-  const old = `${outDir}.${process.pid}.old`;
-  if (existsSync(outDir)) renameSync(outDir, old);
-  renameSync(temporary, outDir);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(temporary, outDir);
   return reason;
 }
