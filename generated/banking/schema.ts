@@ -2501,7 +2501,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window resets. */
         "RateLimit-Reset": number;
-        /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
+        /** @description CORS. The API authenticates with bearer tokens, so every origin may read responses; a browser still needs a token to call an operation. The console's session cookie is never sent by another site's page (`SameSite=Strict`), and `*` lets no page read an answer made with credentials. */
         "Access-Control-Allow-Origin": "*";
         /** @description The challenge of a refused token request: `Basic realm="payouts"` when the credentials came by HTTP Basic (RFC 6749 section 5.2 asks for the scheme the client used) or none came, else `Bearer realm="payouts", error="invalid_client"`. */
         "WWW-Authenticate-Client": string;

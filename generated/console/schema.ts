@@ -94,7 +94,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -117,7 +120,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -633,7 +639,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window resets. */
         "RateLimit-Reset": number;
-        /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
+        /** @description CORS. The API authenticates with bearer tokens, so every origin may read responses; a browser still needs a token to call an operation. The console's session cookie is never sent by another site's page (`SameSite=Strict`), and `*` lets no page read an answer made with credentials. */
         "Access-Control-Allow-Origin": "*";
         /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
         "Cache-Control": "no-store";
@@ -851,7 +857,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;
@@ -884,7 +893,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The credential's Client ID. Another merchant's or partner's is reported as not found. */
+                /**
+                 * @description The credential's Client ID. Another merchant's or partner's is reported as not found.
+                 * @example mch_cl_9c1e5a7b3d2f4e60
+                 */
                 clientId: components["schemas"]["ClientId"];
             };
             cookie?: never;

@@ -2498,7 +2498,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the current window resets. */
         "RateLimit-Reset": number;
-        /** @description CORS. The API authenticates with bearer tokens, never cookies, so every origin may read responses; a browser still needs a token to call an operation. */
+        /** @description CORS. The API authenticates with bearer tokens, so every origin may read responses; a browser still needs a token to call an operation. The console's session cookie is never sent by another site's page (`SameSite=Strict`), and `*` lets no page read an answer made with credentials. */
         "Access-Control-Allow-Origin": "*";
         /** @description The authentication challenge (RFC 6750, section 3): `Bearer realm="payouts"` when no bearer token was sent; with `error="invalid_token"` and an `error_description` when the token is malformed, expired, revoked or not issued by this service; with `error="invalid_client"` from the token operations. */
         "WWW-Authenticate": string;

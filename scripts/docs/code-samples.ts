@@ -16,6 +16,9 @@ export interface CodeSample {
 
 /** The environment variable the curl samples read the access token from. */
 export const tokenVariable = 'ACCESS_TOKEN';
+/** The console's samples (a session cookie, not a token): the file curl keeps the cookie in, and the CSRF token. */
+export const cookieJarVariable = 'COOKIE_JAR';
+export const csrfVariable = 'CSRF_TOKEN';
 
 interface Parameter {
   name: string;
@@ -77,6 +80,9 @@ export interface SampleRequest {
   body?: unknown;
   /** The group's token operation, when this operation needs a token. */
   tokenOperation?: string;
+  /** A document whose callers hold a session cookie (the console's): the sign-in, the header that carries the
+   * session's CSRF token on a change, and the origin the requests must come from. */
+  session?: { signIn: string; csrfHeader?: string; origin: string };
 }
 
 const isSecured = (doc: Node, op: Node) => (op.security ?? doc.security ?? []).some((s: Node) => Object.keys(s).length > 0);
@@ -86,10 +92,37 @@ function tokenOperationOf(doc: Node): string | undefined {
   return token && `POST ${token.path}`;
 }
 
+/** The cookie and CSRF-header schemes of a document whose callers hold a session (apiKey in a cookie). */
+function sessionSchemes(doc: Node): { cookie: string; csrf?: { scheme: string; header: string } } | undefined {
+  const schemes = Object.entries<Node>(doc.components?.securitySchemes ?? {});
+  const cookie = schemes.find(([, x]) => x.type === 'apiKey' && x.in === 'cookie');
+  if (!cookie) return undefined;
+  const csrf = schemes.find(([, x]) => x.type === 'apiKey' && x.in === 'header');
+  return { cookie: String(cookie[1].name), ...(csrf ? { csrf: { scheme: csrf[0], header: String(csrf[1].name) } } : {}) };
+}
+
 export function sampleRequest(group: Group, doc: Node, o: PlacedOperation): SampleRequest {
   const where = `${group} ${o.op.operationId}`;
   const servers = (o.op.servers ?? o.pathItem.servers ?? doc.servers) as Node[] | undefined;
   const secured = isSecured(doc, o.op);
+  const schemes = sessionSchemes(doc);
+  const server = serverUrl(servers?.[0], where).replace(/\/$/, '');
+  if (schemes) {
+    const { csrf: csrfScheme } = schemes;
+    const csrf =
+      csrfScheme && (o.op.security ?? doc.security ?? []).some((req: Node) => csrfScheme.scheme in req) ? csrfScheme.header : undefined;
+    return {
+      group,
+      operationId: String(o.op.operationId),
+      method: o.method.toUpperCase(),
+      path: o.path,
+      server,
+      parameters: parametersOf(doc, o),
+      secured,
+      ...(o.op.requestBody ? { body: requestExample(doc, o) } : {}),
+      session: { signIn: tokenOperationOf(doc) ?? '', ...(csrf ? { csrfHeader: csrf } : {}), origin: new URL(server).origin },
+    };
+  }
   return {
     group,
     operationId: String(o.op.operationId),
@@ -132,10 +165,19 @@ export function curlSample(r: SampleRequest): string {
     .join('&');
   const url = `${r.server}${pathWith(r)}${query ? `?${query}` : ''}`;
   const lines = [r.method === 'GET' ? `curl ${shellQuote(url)}` : `curl -X ${r.method} ${shellQuote(url)}`];
-  if (r.secured) lines.push(`-H "Authorization: Bearer $${tokenVariable}"`);
+  if (r.session) {
+    // The console's requests: the session's cookie (written by the sign-in), the console's Origin, and on a change
+    // the session's CSRF token.
+    lines.push(r.secured ? `-b "$${cookieJarVariable}"` : `-c "$${cookieJarVariable}"`, `-H ${shellQuote(`Origin: ${r.session.origin}`)}`);
+    if (r.session.csrfHeader) lines.push(`-H "${r.session.csrfHeader}: $${csrfVariable}"`);
+  } else if (r.secured) lines.push(`-H "Authorization: Bearer $${tokenVariable}"`);
   for (const p of r.parameters.filter((x) => x.in === 'header')) lines.push(`-H ${shellQuote(`${p.name}: ${String(p.value)}`)}`);
   if (r.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(r.body, null, 2))}`);
   const command = lines.join(' \\\n  ');
+  if (r.session)
+    return r.secured
+      ? `# ${cookieJarVariable}: the file ${r.session.signIn} wrote the session cookie to${r.session.csrfHeader ? `; ${csrfVariable}: the csrfToken it answered` : ''}\n${command}`
+      : `# ${cookieJarVariable}: a file for curl to keep the session cookie in\n${command}`;
   return r.tokenOperation ? `# ${tokenVariable}: the token answered by ${r.tokenOperation}\n${command}` : command;
 }
 
@@ -233,6 +275,8 @@ export function successStatus(op: Node): number {
 
 export function codeSamples(group: Group, doc: Node, o: PlacedOperation): CodeSample[] {
   const r = sampleRequest(group, doc, o);
+  // The console's operations are its page's, in a browser that holds the cookie: the client package has none of them.
+  if (r.session) return [{ lang: 'Shell', label: 'curl', source: curlSample(r) }];
   return [
     { lang: 'Shell', label: 'curl', source: curlSample(r) },
     { lang: 'TypeScript', label: 'TypeScript', source: typeScriptSample(r, doc, successStatus(o.op)) },

@@ -34,7 +34,11 @@ function callers(): Record<Group, string> {
 
 const isSecured = (doc: Node, o: Operation) => (o.op.security ?? doc.security ?? []).length > 0;
 
-/** The group's token operation: the unsecured one with a body. */
+/** Whether the group's callers hold a session cookie (the console's), not a bearer token. */
+const holdsSession = (doc: Node) =>
+  Object.values<Node>(doc.components?.securitySchemes ?? {}).some((s) => s.type === 'apiKey' && s.in === 'cookie');
+
+/** The group's token operation (the console's sign-in): the unsecured one with a body. */
 function tokenOperation(doc: Node): Operation {
   const o = operationsOf(doc).find((x) => !isSecured(doc, x) && x.op.requestBody);
   if (!o) throw new Error(`${doc.info?.title} has no token operation`);
@@ -76,7 +80,7 @@ export function renderGroups(bundles: Record<Group, Node>): string {
   <p><strong>Base address</strong> ${code(server.url)} <span class="meta">(${escapeHtml(server.resolved)})</span><br>
      <strong>Local</strong> ${code(localOrigin + basePathOf(doc))} · <strong>Mock</strong> ${code(mockUrl(g))}</p>
   <p><strong>Callers</strong> ${callerOf[g]}<br>
-     <strong>Token</strong> ${code(`${token.method.toUpperCase()} ${tokenServer.url}${token.path}`)}</p>
+     <strong>${holdsSession(doc) ? 'Sign-in' : 'Token'}</strong> ${code(`${token.method.toUpperCase()} ${tokenServer.url}${token.path}`)}</p>
   <p class="meta">${ops} operations${webhooks ? `, ${webhooks} webhook events` : ''} · <a href="${g}.html">reference</a></p>
 </div>`;
   });
@@ -179,19 +183,22 @@ export function errorBlocks(bundles: Record<Group, Node>): Record<string, string
 
 /** The authentication guide's blocks: each group's token operation, the token response, a partner's request. */
 export function authBlocks(bundles: Record<Group, Node>): Record<string, string> {
-  const rows = groups.map((g) => {
-    const doc = bundles[g];
-    const token = tokenOperation(doc);
-    const server = serverTemplate(doc, token);
-    const body = Object.keys(requestExample(doc, token) as Node)
-      .map((k) => code(k))
-      .join(', ');
-    const schemes = Object.entries<Node>(doc.components?.securitySchemes ?? {}).map(
-      ([name, s]) =>
-        `${code(name)} (${escapeHtml(s.type === 'oauth2' ? 'OAuth 2.0 client credentials' : `${s.scheme} ${s.bearerFormat ?? ''}`.trim())})`,
-    );
-    return [`<a href="${g}.html">${escapeHtml(doc.info.title)}</a>`, code(`POST ${server.url}${token.path}`), body, schemes.join('<br>')];
-  });
+  // The groups called with a bearer token (the console's callers hold a session cookie instead).
+  const rows = groups
+    .filter((g) => !holdsSession(bundles[g]))
+    .map((g) => {
+      const doc = bundles[g];
+      const token = tokenOperation(doc);
+      const server = serverTemplate(doc, token);
+      const body = Object.keys(requestExample(doc, token) as Node)
+        .map((k) => code(k))
+        .join(', ');
+      const schemes = Object.entries<Node>(doc.components?.securitySchemes ?? {}).map(
+        ([name, s]) =>
+          `${code(name)} (${escapeHtml(s.type === 'oauth2' ? 'OAuth 2.0 client credentials' : `${s.scheme} ${s.bearerFormat ?? ''}`.trim())})`,
+      );
+      return [`<a href="${g}.html">${escapeHtml(doc.info.title)}</a>`, code(`POST ${server.url}${token.path}`), body, schemes.join('<br>')];
+    });
   const doc = bundles.merchant;
   const response = schema(doc, 'TokenResponse');
   const tokenRows = Object.keys(response.properties ?? {}).map((p) => [

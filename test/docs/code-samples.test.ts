@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
-import { tokenVariable, type CodeSample } from '../../scripts/docs/code-samples.js';
+import { cookieJarVariable, csrfVariable, tokenVariable, type CodeSample } from '../../scripts/docs/code-samples.js';
 import { deref, operationsOf, type Node } from '../../scripts/contract/document.js';
 import { repoRoot } from '../../scripts/docs/contract.js';
 import { referenceDocument } from '../../scripts/docs/reference.js';
@@ -53,6 +53,8 @@ const sampled: Sampled[] = groups.flatMap((group) =>
     };
   }),
 );
+
+const typeScriptSampled = sampled.filter((s) => s.group !== 'console');
 
 /**
  * A step of the run: an operation's sample (`group:operationId`); the same sample with another of its documented
@@ -143,6 +145,11 @@ const order: Step[] = [
     (o) => `banking:${o}`,
   ),
   ...['listAccountTransfers', 'listAccountLedgerEntries'].map((o) => `banking:${o}`),
+  // The console, last: signed in, it makes a credential, rolls and revokes it, and signs out.
+  ...['signInToConsole', 'getConsoleSession', 'createConsoleAccessToken', 'listConsoleCredentials', 'createConsoleCredential'].map(
+    (o) => `console:${o}`,
+  ),
+  ...['rollConsoleCredential', 'revokeConsoleCredential', 'listRequestLogs', 'signOutOfConsole'].map((o) => `console:${o}`),
 ];
 
 const successStatuses = (op: Node) =>
@@ -200,6 +207,8 @@ describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
   let work: string;
   const values = new Map<string, string>();
   const tokens: Partial<Record<'merchant' | 'partner', string>> = {};
+  /** The console's session: its CSRF token, from the sign-in's answer (the cookie is in curl's jar). */
+  let csrfToken = '';
 
   beforeAll(async () => {
     const fresh = await store.fresh();
@@ -224,6 +233,11 @@ describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
       ).example;
     values.set(String(param('partner', '/finance/v1/partner/list', 'partnerId')), String(partner.partnerId));
     values.set(String(param('counterparty', '/finance/v1/payee', 'MerchantId')), String(merchant.merchantId));
+    // The console's documented user signs in as a user of our merchant.
+    const signIn = Object.values<Node>(
+      deref(documents.console, documents.console.paths['/console/api/sessions'].post.requestBody).content['application/json'].examples,
+    )[0]!.value;
+    await service.services.consoleUsers.create({ kind: 'merchant', id: merchant.merchantId }, signIn.email, signIn.password);
   }, 60_000);
 
   afterAll(async () => {
@@ -253,7 +267,13 @@ describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
     const script = `curl() { command curl --silent --show-error --max-time 30 --output "$ANSWER" --write-out '%{http_code}' "$@"; }\n${command}`;
     const caller = s.group === 'partner' || s.group === 'counterparty' ? 'partner' : 'merchant';
     const { stdout } = await run('bash', ['-c', script], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ANSWER: answer, [tokenVariable]: tokens[caller] ?? '' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        ANSWER: answer,
+        [tokenVariable]: tokens[caller] ?? '',
+        [cookieJarVariable]: join(work, 'console-cookies.txt'),
+        [csrfVariable]: csrfToken,
+      },
     });
     const text = await readFile(answer, 'utf8').catch(() => '');
     return { status: Number(stdout.trim()), body: text ? JSON.parse(text) : undefined, command };
@@ -320,7 +340,9 @@ describe.skipIf(!haveCurl).each(stores)('the curl samples on %s', (store) => {
         failures.push(`${name}: ${status} ${JSON.stringify(body)}\n${command}`);
         continue;
       }
-      if (s.op.security && s.op.security.length === 0) {
+      if (s.group === 'console' && s.operationId === 'signInToConsole') {
+        csrfToken = String((body as Node).csrfToken);
+      } else if (s.op.security && s.op.security.length === 0) {
         tokens[s.group === 'partner' || s.group === 'counterparty' ? 'partner' : 'merchant'] = String((body as Node).access_token);
       } else {
         const doc = documents[s.group];
@@ -340,7 +362,8 @@ describe('the TypeScript samples', () => {
     await mkdir(dir, { recursive: true });
     const files: string[] = [];
     try {
-      for (const s of sampled) {
+      // The console's operations are its page's, not the client package's: they have a curl sample alone.
+      for (const s of typeScriptSampled) {
         expect(s.typeScript, `${s.group} ${s.operationId} has a TypeScript sample`).toContain("from '@payout-service/client'");
         const file = join(dir, `${s.group}-${s.operationId}.ts`);
         await writeFile(file, s.typeScript);
@@ -364,7 +387,8 @@ describe('the TypeScript samples', () => {
         .getPreEmitDiagnostics(program)
         .map((d) => `${d.file ? d.file.fileName.replace(`${dir}/`, '') : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
       expect(errors).toEqual([]);
-      expect(files.length).toBe(sampled.length);
+      expect(files.length).toBe(typeScriptSampled.length);
+      expect(sampled.filter((s) => s.group === 'console').every((s) => s.typeScript === '')).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -134,6 +134,86 @@ describe.each(stores)('npm run admin -- unlink on $name', (kind) => {
   });
 });
 
+describe.each(stores)('npm run admin -- create-console-user on $name', (kind) => {
+  it('makes a console user of a merchant or a partner who signs in with that password, never printing it', async () => {
+    const { url: databaseUrl, drop } = await kind.fresh();
+    const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(databaseUrl));
+    const password = 'a long console password 42';
+    const merchant = JSON.parse((await admin('create-merchant', '--name', 'Acme', '--json')).stdout);
+    const partner = JSON.parse((await admin('create-partner', '--name', 'Partner', '--json')).stdout);
+    const made = await admin(
+      'create-console-user',
+      '--merchant',
+      String(merchant.merchantId),
+      '--email',
+      'Ada@Acme.example',
+      '--password',
+      password,
+      '--json',
+    );
+    expect(JSON.parse(made.stdout)).toEqual({
+      userId: expect.stringMatching(/^cu_/),
+      email: 'Ada@Acme.example',
+      merchantId: merchant.merchantId,
+    });
+    const ofPartner = await admin(
+      'create-console-user',
+      '--partner',
+      String(partner.partnerId),
+      '--email',
+      'ops@partner.example',
+      '--password',
+      password,
+    );
+    expect(ofPartner.stdout).toMatch(/^Console user cu_\w+ \(ops@partner\.example\) of partner 1\./);
+    for (const out of [made, ofPartner]) expect(out.stdout + out.stderr).not.toContain(password);
+    expect(JSON.parse(made.stderr.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({
+      msg: 'admin audit',
+      action: 'create-console-user',
+    });
+
+    const refusals: [string[], string][] = [
+      [
+        ['--merchant', '1', '--email', 'ada@acme.EXAMPLE', '--password', password],
+        'A console user with the email address ada@acme.EXAMPLE exists already.',
+      ],
+      [['--merchant', '1', '--email', 'short@acme.example', '--password', 'too short'], 'The password must be 12 to 200 characters'],
+      [['--merchant', '9', '--email', 'nine@acme.example', '--password', password], 'No merchant 9.'],
+      [
+        ['--merchant', '1', '--partner', '1', '--email', 'both@acme.example', '--password', password],
+        'Give one of --merchant and --partner.',
+      ],
+      [['--merchant', '1', '--email', 'not-an-address', '--password', password], 'is not an email address'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await admin('create-console-user', ...args).then(
+        () => undefined,
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
+      expect(refused!.stderr).toContain(message);
+      expect(refused!.stderr).not.toContain(password);
+      expect(refused!.stderr).not.toContain('too short');
+    }
+
+    const service = await startService(databaseUrl, {}, { workers: false });
+    try {
+      const stored = await service.services.store.db.selectFrom('console_users').selectAll().execute();
+      expect(stored).toHaveLength(2);
+      expect(JSON.stringify(stored)).not.toContain(password);
+      expect(stored[0]!.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      const signIn = (email: string, pass: string) =>
+        send(service.baseUrl, 'POST', '/console/api/sessions', { body: { email, password: pass }, headers: { origin: service.baseUrl } });
+      expect((await signIn('ada@acme.example', password)).body.owner).toMatchObject({ kind: 'merchant', id: merchant.merchantId });
+      expect((await signIn('ops@partner.example', password)).body.owner).toMatchObject({ kind: 'partner', id: partner.partnerId });
+      expect((await signIn('ada@acme.example', 'a long console password 43')).status).toBe(401);
+    } finally {
+      await service.stop();
+      await drop();
+    }
+  });
+});
+
 describe('npm run admin', () => {
   const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(':memory:'));
   const commands = {
@@ -142,6 +222,7 @@ describe('npm run admin', () => {
     link: ['--partner <id>', '--merchant <id>', '--json'],
     unlink: ['--partner <id>', '--merchant <id>', '--json'],
     'rotate-secret': ['--client-id <id>', '--json'],
+    'create-console-user': ['--merchant <id>', '--partner <id>', '--email <address>', '--password <password>', '--json'],
   };
 
   it('explains its usage and exits 2 on a bad command', async () => {
