@@ -2,7 +2,7 @@
 // called with openapi-fetch typed by the document's generated types. The session is the HttpOnly cookie the browser
 // sends by itself; the CSRF token the session answered is kept in this module's memory only, and sent with every
 // request that changes something.
-import { ApiProblemError, TokenProvider, unwrap } from '@payout-service/client';
+import { ApiProblemError, byCursor, TokenProvider, unwrap } from '@payout-service/client';
 import createClient from 'openapi-fetch';
 import type { components, operations, paths } from '../../../generated/console/schema.js';
 
@@ -72,16 +72,7 @@ const newAccessTokens = () => new TokenProvider(() => unwrap(api.POST('/console/
  */
 export let accessTokens = newAccessTokens();
 
-/** Every item of a cursor list of the console document, a page at a time (the public lists' pagers do the same). */
-async function* byCursor<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>) {
-  let cursor: string | undefined;
-  do {
-    const answer = await page(cursor);
-    yield* answer.data;
-    cursor = answer.nextCursor ?? undefined;
-  } while (cursor);
-}
-
+/** The credentials, a page at a time (the client package's walker of any cursor list). */
 export function eachCredential(pageSize: number) {
   return byCursor((Cursor) => unwrap(api.GET('/console/api/credentials', { params: { query: { PageSize: pageSize, Cursor } } })));
 }

@@ -57,9 +57,24 @@ export function eventsOf(clients: Clients): EventsApi {
 export const eventTime = (event: AnyEvent): string | undefined =>
   'timestamp' in event && typeof event.timestamp === 'string' ? event.timestamp : undefined;
 
+/** The events among the newest `within` of the filters' that `matches` accepts (for an object the list has no filter for). */
+export async function eventsAbout(
+  api: EventsApi,
+  filters: EventFilters,
+  matches: (event: AnyEvent) => boolean,
+  within = 500,
+): Promise<AnyEvent[]> {
+  const found: AnyEvent[] = [];
+  const events = api.each(filters, Math.min(within, 100));
+  for (let next = await events.next(), n = 0; !next.done && n < within; next = await events.next(), n++) {
+    if (matches(next.value)) found.push(next.value);
+  }
+  return found;
+}
+
 /**
- * The newest event of `types` that `matches` accepts, looked for on the first page of the list, again while it has
- * not yet been written (a released payout's next event comes when the rail takes it): at most `tries` looks.
+ * The newest event of `types` that `matches` accepts, looked for among the newest 25, again while it has not yet
+ * been written (a released payout's next event comes when the rail takes it): at most `tries` looks.
  */
 export async function findEvent(
   api: EventsApi,
@@ -68,10 +83,8 @@ export async function findEvent(
   { tries = 20, intervalMs = 500 } = {},
 ): Promise<AnyEvent | undefined> {
   for (let attempt = 1; attempt <= tries; attempt++) {
-    const events = api.each(filters, 25);
-    for (let next = await events.next(), n = 0; !next.done && n < 25; next = await events.next(), n++) {
-      if (matches(next.value)) return next.value;
-    }
+    const [event] = await eventsAbout(api, filters, matches, 25);
+    if (event) return event;
     if (attempt < tries) await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   return undefined;

@@ -9,8 +9,8 @@ import {
   unwrap,
 } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
-import { transferStatuses, transferTypes } from '../api/enums.js';
-import { eventsOf } from '../api/events.js';
+import { merchantEventTypes, transferStatuses, transferTypes } from '../api/enums.js';
+import { eventsAbout, eventsOf } from '../api/events.js';
 import { merchantSimulations } from '../api/simulations.js';
 import { isSandbox, useConsole, useMerchant } from '../context.js';
 import { Link } from '../router.js';
@@ -280,7 +280,7 @@ export function AccountPage({ id }: { id: number }) {
   );
 }
 
-const transferEventTypes = ['transfer.created', 'transfer.processing', 'transfer.completed', 'transfer.failed', 'transfer.returned'];
+const transferEventTypes = merchantEventTypes.filter((t) => t.startsWith('transfer.'));
 
 export function TransferPage({ id }: { id: number }) {
   const { session, clients } = useConsole();
@@ -291,16 +291,11 @@ export function TransferPage({ id }: { id: number }) {
     [banking, id, version],
   );
   const events = useMemo(() => eventsOf(clients), [clients]);
-  const history = useLoad(async () => {
-    // The transfer's events, among the latest transfer events (the events list has no transfer filter).
-    const found = [];
-    const each = events.each({ types: transferEventTypes }, 100);
-    for (let next = await each.next(), n = 0; !next.done && n < 500; next = await each.next(), n++) {
-      const body = next.value as { transfer?: { id?: number } };
-      if (body.transfer?.id === id) found.push(next.value);
-    }
-    return found;
-  }, [events, id, version]);
+  // The transfer's events, among the latest transfer events (the events list has no transfer filter).
+  const history = useLoad(
+    () => eventsAbout(events, { types: transferEventTypes }, (e) => (e as { transfer?: { id?: number } }).transfer?.id === id),
+    [events, id, version],
+  );
   const t = transfer.value;
   return (
     <Page title={`Transfer ${id}`}>

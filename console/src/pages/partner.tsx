@@ -2,8 +2,9 @@
 // with its status history, its events, the cancel and, in the sandbox, a return.
 import { eachPartnerTransaction, type PartnerComponents, unwrap } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
-import { eventsOf } from '../api/events.js';
+import { eventsAbout, eventsOf } from '../api/events.js';
 import { partnerSimulations } from '../api/simulations.js';
+import { partnerEventTypes } from '../api/enums.js';
 import { isSandbox, useConsole, usePartner } from '../context.js';
 import { Link } from '../router.js';
 import { useAction } from '../ui/action.js';
@@ -17,6 +18,8 @@ import { Badge, Time } from '../ui/values.js';
 import { EventList } from './events.js';
 
 type P = PartnerComponents['schemas'];
+
+const paymentEventTypes = partnerEventTypes.filter((t) => t.startsWith('payment.'));
 
 export function MerchantsPage() {
   const { session } = useConsole();
@@ -150,28 +153,11 @@ export function PaymentPage({ id }: { id: number }) {
     [partner, id, version],
   );
   const events = useMemo(() => eventsOf(clients), [clients]);
-  const history = useLoad(async () => {
-    const found = [];
-    const each = events.each(
-      {
-        types: [
-          'payment.created',
-          'payment.processing',
-          'payment.sent',
-          'payment.completed',
-          'payment.failed',
-          'payment.cancelled',
-          'payment.returned',
-        ],
-      },
-      100,
-    );
-    for (let next = await each.next(), n = 0; !next.done && n < 500; next = await each.next(), n++) {
-      const body = next.value as { payment?: { paymentId?: number } };
-      if (body.payment?.paymentId === id) found.push(next.value);
-    }
-    return found;
-  }, [events, id, version]);
+  // The payment's events, among the latest payment events (the events list has no payment filter).
+  const history = useLoad(
+    () => eventsAbout(events, { types: paymentEventTypes }, (e) => (e as { payment?: { paymentId?: number } }).payment?.paymentId === id),
+    [events, id, version],
+  );
   const cancel = useAction(() =>
     unwrap(partner.POST('/finance/v1/payment_request/{paymentId}/cancel', { params: { path: { paymentId: id } } })),
   );
