@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Two tiers (`npm run test:fast`, `npm run test:slow`); `npm test` runs both. The fast tier is the inner loop:
 // the contract, the types, every operation through real HTTP, the client and security. The slow tier holds what
-// spawns processes or drives a browser: fuzzing, the docs in Chromium, the packed client, crash and scale-out
+// spawns processes or drives a browser: fuzzing, the docs and the console in Chromium, the packed client, crash and scale-out
 // reliability, conformance through Prism and a second generator, and the Prism mocks (both modes). The fast tier runs three
 // files at a time (package.json): they wait on HTTP and the store more than they compute.
 // Besides whole folders, two server suites that start processes: the admin CLI and `npm start` itself.
@@ -11,6 +11,7 @@ const slow = [
   'test/server/startup.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/docs/**/*.test.ts',
+  'test/console/**/*.test.ts',
   'test/client/package.test.ts',
   'test/reliability/**/*.test.ts',
   'test/conformance/**/*.test.ts',

@@ -24,8 +24,11 @@ export interface ClientOptions extends RetryOptions {
   baseUrl: string;
   /** Client ID and Client Secret: the client obtains and renews tokens itself. */
   credentials?: Credentials;
-  /** Or a token you obtained yourself (a string, or a function returning the current one). */
-  token?: string | (() => string | Promise<string>);
+  /**
+   * Or a token you obtained yourself (a string, or a function returning the current one), or a TokenProvider over
+   * your own way of getting tokens (a token your backend mints): cached, renewed, and renewed once after a 401.
+   */
+  token?: string | (() => string | Promise<string>) | TokenProvider;
   /** The fetch to send requests with (default: globalThis.fetch). */
   fetch?: Fetch;
   /** How long each attempt waits for the response headers, in milliseconds (default 60 000): then a TimeoutError. */
@@ -47,6 +50,7 @@ export type BankingClient = Client<BankingPaths>;
 export type CounterpartyClient = Client<CounterpartyPaths>;
 
 function tokenSource(options: ClientOptions, issue: (credentials: Credentials) => Promise<IssuedToken>): TokenSource {
+  if (options.token instanceof TokenProvider) return { provider: options.token };
   if (options.token !== undefined) return { token: options.token };
   if (!options.credentials) throw new TypeError('Give the client either credentials or a token.');
   const credentials = options.credentials;

@@ -29,6 +29,7 @@ export type { Fetch } from './transport.js';
 export { keyedOperations, newIdempotencyKey } from './idempotency.js';
 export { TokenProvider, type IssuedToken, type TokenProviderOptions } from './token-provider.js';
 export {
+  byCursor,
   eachAccountLedgerEntry,
   eachAccountTransfer,
   eachBankingCounterparty,

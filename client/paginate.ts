@@ -158,8 +158,11 @@ export async function* eachCounterparty(client: CounterpartyClient, query: Count
 
 type BankingQuery<Id extends keyof BankingOperations> = Omit<NonNullable<BankingOperations[Id]['parameters']['query']>, 'Cursor'>;
 
-/** Every item of a cursor-paged list, following `nextCursor` until it is null. */
-async function* byCursor<T>(fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>) {
+/**
+ * Every item of a cursor-paged list (`{ data, nextCursor }`), following `nextCursor` until it is null: the pagers
+ * below, and any other list of that shape (`fetchPage` gets the cursor, undefined for the first page).
+ */
+export async function* byCursor<T>(fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>) {
   let cursor: string | undefined;
   do {
     const page = await fetchPage(cursor);

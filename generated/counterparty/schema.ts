@@ -1989,6 +1989,11 @@ export interface components {
              */
             error: string | null;
             /**
+             * @description The start of the receiver's answer body, at most 200 characters (control characters and line breaks shown as spaces), to see what it said; null when it answered no body or did not answer.
+             * @example {"status":"ok"}
+             */
+            responseExcerpt: string | null;
+            /**
              * Format: date-time
              * @description When the delivery was sent (UTC).
              * @example 2026-11-02T14:05:03.501Z

@@ -41,14 +41,15 @@ function buildKey(root) {
 }
 
 /** Writes a file under another name, then renames it over the old one (one writer's temporary name per process). */
-function replaceFile(path, contents) {
+export function replaceFile(path, contents) {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, contents);
   renameSync(temporary, path);
 }
 
-function fileState(path) {
+/** What a build remembers of an input: its modification time and size (undefined when it is gone). */
+export function fileState(path) {
   try {
     const { mtimeMs, size } = statSync(path);
     return { mtimeMs, size };
@@ -70,7 +71,12 @@ export function staleReason(root = packageRoot, outDir = join(root, 'dist')) {
   }
   if (!fileState(join(outDir, manifest.output ?? ''))) return 'no build yet';
   if (manifest.key !== buildKey(root)) return 'the builder, tsconfig.json or a compiler or package version changed';
-  for (const [file, built] of Object.entries(manifest.inputs)) {
+  return changedInput(root, manifest.inputs);
+}
+
+/** The first of a build's recorded inputs (path from `root` → fileState) that changed or went, said as a reason. */
+export function changedInput(root, inputs) {
+  for (const [file, built] of Object.entries(inputs)) {
     const now = fileState(join(root, file));
     if (!now) return `${file} is gone`;
     if (now.mtimeMs !== built.mtimeMs || now.size !== built.size) return `${file} changed`;

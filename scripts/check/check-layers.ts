@@ -42,6 +42,17 @@ const rules: Rule[] = [
     forbidden: (t) => ['client', 'scripts', 'test', 'bench'].some((f) => inside(f)(t)),
     why: 'the service depends on generated/ and libraries only',
   },
+  {
+    // The console is a browser app of the public API: the client package (by its name), the console document's
+    // generated types, openapi-fetch (the client's own base, for the console document) and Preact.
+    from: /^console\//,
+    forbidden: (t) =>
+      !inside('console')(t) &&
+      !inside('generated/console')(t) &&
+      !['@payout-service/client', 'openapi-fetch', 'preact', 'vite'].includes(t) &&
+      !(t === 'node:url' || t === 'node:path'),
+    why: 'the console talks to the service only through the client package and the console document’s generated types',
+  },
   { from: /^(scripts|bench)\//, forbidden: inside('test'), why: 'scripts and benchmarks never depend on tests' },
   {
     from: /^scripts\/contract\//,
@@ -84,7 +95,7 @@ const rules: Rule[] = [
 function sources(root: string, folder: string): string[] {
   if (!existsSync(join(root, folder))) return [];
   return readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.(ts|tsx|mts)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .filter((e) => e.isFile() && /\.(ts|tsx|mts|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts'))
     .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
@@ -97,7 +108,9 @@ function targetOf(root: string, file: string, specifier: string): string {
           .split('/')
           .slice(0, specifier.startsWith('@') ? 2 : 1)
           .join('/');
-  return relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts');
+  const path = relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts');
+  // A `.js` specifier names a `.tsx` module too (the console's components).
+  return path.endsWith('.ts') && !existsSync(join(root, path)) && existsSync(join(root, `${path}x`)) ? `${path}x` : path;
 }
 
 /** Every import cycle among `files`, each once, as the path that closes it (`a.ts → b.ts → a.ts`). */
@@ -163,7 +176,7 @@ export function importCycles(imports: Map<string, string[]>): string[][] {
 export function layeringViolations(root: string): string[] {
   const violations: string[] = [];
   const imports = new Map<string, string[]>();
-  for (const file of ['generated', 'client', 'server', 'scripts', 'bench', 'test'].flatMap((folder) => sources(root, folder))) {
+  for (const file of ['generated', 'client', 'server', 'console', 'scripts', 'bench', 'test'].flatMap((folder) => sources(root, folder))) {
     const text = readFileSync(join(root, file), 'utf8');
     const targets: string[] = [];
     for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {

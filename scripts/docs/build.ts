@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { loadBundles, repoRoot } from './contract.js';
 import { renderGuides } from './guides.js';
 import { quickStartScripts } from './quickstart.js';
+import { consoleShots, screenshotsDir } from './console-pages.js';
 import { remoteReferences } from './offline.js';
 import { buildReferencePage, referenceDocumentFile } from './reference.js';
 import { groups } from '../../generated/index.js';
@@ -20,6 +21,8 @@ export interface BuiltDocs {
   scripts: string[];
   /** Each group's document as its reference page shows it, `<group>.openapi.json` (the pages link them). */
   documents: string[];
+  /** The console's screenshots the pages show and link, `console/<name>.png` (console-facts.ts). */
+  images: string[];
 }
 
 // Work directories live in node_modules/.cache (ignored by git, on the repository's file system, so the final
@@ -56,6 +59,10 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
     const guides = await renderGuides(bundles, new Date());
     await Promise.all(guides.map((g) => writeFile(`${staging}${g.file}`, g.html)));
     await Promise.all(quickStartScripts.map((q) => copyFile(`${repoRoot}${q.source}`, `${staging}${q.file}`)));
+    // The console's screenshots the pages show (console-facts.ts).
+    const images = consoleShots.map((shot) => `console/${shot.name}.png`);
+    await mkdir(`${staging}console`);
+    await Promise.all(images.map((image) => copyFile(`${screenshotsDir}${image.slice('console/'.length)}`, `${staging}${image}`)));
 
     const pages = [...guides.map((g) => g.file), ...groups.map((g) => `${g}.html`)];
     const problems: string[] = [];
@@ -66,7 +73,13 @@ export async function buildDocs(outDir = docsDist): Promise<BuiltDocs> {
 
     await mkdir(dirname(target.slice(0, -1)), { recursive: true });
     await swapIn(staging.slice(0, -1), target.slice(0, -1));
-    return { outDir: target, pages, scripts: quickStartScripts.map((q) => q.file), documents: groups.map(referenceDocumentFile) };
+    return {
+      outDir: target,
+      pages,
+      scripts: quickStartScripts.map((q) => q.file),
+      documents: groups.map(referenceDocumentFile),
+      images,
+    };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -20,6 +20,7 @@ import {
   previousSecretLifetimeMs,
 } from '../../server/domain/webhooks/webhook-registrations.js';
 import { renderOpenEnumerations } from './compatibility.js';
+import { consoleFacts } from './console-facts.js';
 import { deref, operationsOf, type Node } from '../contract/document.js';
 import { property, schema } from './contract.js';
 import { escapeHtml } from './markdown.js';
@@ -99,6 +100,7 @@ function verificationOutcomes(): string[][] {
 export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): Promise<Facts> {
   const merchant = bundles.merchant;
   const config = loadConfig({});
+  const console_ = consoleFacts(bundles.console);
   const selectable: string[] = schema(merchant, 'WebhookEventType').enum;
   const events = agree('the event types a registration without events receives', [...allEvents], selectable);
   const delivered = Object.keys(merchant.webhooks ?? {});
@@ -136,6 +138,7 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
 
   return {
     inline: {
+      ...console_.inline,
       'group-count': String(groups.length),
       'api-version': versions,
       'event-count': String(events.length),
@@ -190,6 +193,7 @@ export async function guideFacts(bundles: Record<Group, Node>, builtAt: Date): P
       ...limitBlocks(bundles),
       'open-enumerations': openEnumerations.table,
       'sandbox-accounts': await renderSandbox(),
+      ...console_.block,
       'sandbox-transfers': table(
         ['Cents of the amount', 'Outcome', 'Reason code (network code) by rail'],
         transfers.map((t) => [codeHtml(t.cents), codeHtml(t.status), t.reasons]),

@@ -11,6 +11,7 @@ import { escapeHtml, inline, renderMarkdown } from './markdown.js';
 export const guideNames = [
   'index',
   'quick-start',
+  'web-console',
   'authentication',
   'payouts',
   'webhooks',

@@ -1,5 +1,5 @@
 // The HTTP service: every group on one origin at the seed's path prefixes, the token issuer at
-// /oauth/token (through group A's router), /health, and the built docs at /docs.
+// /oauth/token (through group A's router), /health, the built docs at /docs and the built console at /console/.
 import { existsSync } from 'node:fs';
 import express, { type Express, type RequestHandler } from 'express';
 import { subjectOf } from '../domain/auth/principal.js';
@@ -9,6 +9,7 @@ import { allowedMethods } from './allowed-methods.js';
 import { notFound, problemHandler, sendProblem } from './errors.js';
 import { groupHandler } from './mount-group.js';
 import { chain } from './middleware-chain.js';
+import { consoleFiles } from './console-static.js';
 import { rateLimit } from './rate-limit.js';
 import { Problem } from '../platform/problems.js';
 import './locals.js';
@@ -19,7 +20,8 @@ import type { Services } from '../domain/services.js';
 
 export function createApp(
   services: Services,
-  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'environment'> & Partial<Pick<Config, 'publicOrigin'>>,
+  config: Pick<Config, 'rateLimitPerMinute' | 'validateResponses' | 'docsDir' | 'consoleDir' | 'environment'> &
+    Partial<Pick<Config, 'publicOrigin'>>,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -88,6 +90,9 @@ export function createApp(
     const detail = 'The docs are not built on this server: run `npm run docs`, then reload.';
     sendProblem(res, req, new Problem('not-found', detail, { headers: { 'Cache-Control': 'no-store' } }));
   });
+
+  // The console's pages and assets (http/console-static.ts); its API, /console/api/..., passes on to the groups.
+  app.use(consoleFiles(config.consoleDir));
 
   // Every other answer is private to its caller (personal data, account details, tokens, problems that name
   // them): no browser, proxy or CDN may keep a copy. Set before any operation or refusal can answer; the docs'

@@ -19,6 +19,8 @@ export interface Config {
   validateResponses: boolean;
   runWorkers: boolean;
   docsDir: string;
+  /** The built web console (`npm run build`), served at /console/. */
+  consoleDir: string;
   /** `sandbox` (the default) or `production`: the simulations exist only in the sandbox. */
   environment: Environment;
   /** How long a request's headers, and the whole request, may take to arrive (http/listen.ts answers 408). */
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: flag(env, 'RUN_WORKERS', true),
     docsDir: resolve(packageRoot, 'docs/dist'),
+    consoleDir: resolve(packageRoot, 'dist/console'),
     environment: environment(env),
     ...timeouts(env),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100),

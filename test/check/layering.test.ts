@@ -57,6 +57,33 @@ describe('the layering check', () => {
     ]);
   });
 
+  it('lets the console import the client package by name and the console types, and refuses the rest of the repository', () => {
+    const root = tree({
+      'generated/console/schema.ts': 'export interface paths {}\n',
+      'client/index.ts': 'export const c = 1;\n',
+      'server/http/app.ts': 'export const a = 1;\n',
+      'console/src/page.tsx': 'export const page = 1;\n',
+      'console/src/app.tsx':
+        "import { c } from '@payout-service/client';\nimport type { paths } from '../../generated/console/schema.js';\n" +
+        "import { page } from './page.js';\nimport { a } from '../../server/http/app.js';\nimport { x } from '../../client/index.js';\n" +
+        'export const all = [c, page, a, x] as unknown as paths;\n',
+    });
+    expect(layeringViolations(root)).toEqual([
+      expect.stringMatching(
+        /^console\/src\/app\.tsx:4 imports \.\.\/\.\.\/server\/http\/app\.js: the console talks to the service only through/,
+      ),
+      expect.stringMatching(/^console\/src\/app\.tsx:5 imports \.\.\/\.\.\/client\/index\.js: the console talks/),
+    ]);
+  });
+
+  it('follows a `.js` specifier to a `.tsx` module when it looks for cycles', () => {
+    const root = tree({
+      'console/src/a.tsx': "import { b } from './b.js';\nexport const a = b;\n",
+      'console/src/b.tsx': "import { a } from './a.js';\nexport const b = a;\n",
+    });
+    expect(layeringViolations(root)).toEqual(['an import cycle: console/src/a.tsx → console/src/b.tsx → console/src/a.tsx']);
+  });
+
   it('refuses an import cycle, type-only imports included, with its path', () => {
     const root = tree({
       'server/payments/payments.ts': "import { cancel } from './cancellation.js';\nexport const pay = () => cancel;\n",

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient, createPlatformClient } from '../../client/create-clients.js';
 import { ApiProblemError, unwrap } from '../../client/problem-error.js';
+import { TokenProvider } from '../../client/token-provider.js';
 import { useService } from '../support/use-service.js';
 
 const service = useService(':memory:');
@@ -94,6 +95,26 @@ describe('client tokens', () => {
     expect(counts.token).toBe(0);
     expect([...counts.requestIds].every((id) => /^req_[0-9a-f]{16}$/.test(id))).toBe(true);
     expect(counts.requestIds.size).toBe(2);
+  });
+
+  it("takes a TokenProvider of the caller's as its token: cached, and renewed once after a 401", async () => {
+    // A browser app's own backend minting tokens (the console's session): here, the service's issuer called directly.
+    let issued = 0;
+    let refuse = true;
+    const tokens = new TokenProvider(async () => {
+      issued++;
+      if (refuse) {
+        refuse = false;
+        return { access_token: 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2ln', expires_in: 900 }; // a token the service refuses
+      }
+      return { access_token: await service.token({ kind: 'merchant', merchantId: 1 }), expires_in: 900 };
+    });
+    const { counts, fetch } = countingFetch();
+    const client = createMerchantClient({ baseUrl: service.baseUrl, token: tokens, fetch });
+    await unwrap(client.GET('/v1/webhooks'));
+    await unwrap(client.GET('/v1/webhooks'));
+    expect(issued).toBe(2);
+    expect(counts).toMatchObject({ token: 0, api: 3 });
   });
 
   it('surfaces wrong credentials as a typed problem error', async () => {

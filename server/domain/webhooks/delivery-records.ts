@@ -17,6 +17,8 @@ export interface Outcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number | null;
+  /** The start of the receiver's answer body, or null. */
+  responseExcerpt: string | null;
   /** When the next attempt is due (a failed attempt of a registration with retries). */
   retryAt?: number;
 }
@@ -86,18 +88,18 @@ export class DeliveryRecords {
     const events = batch.flatMap((f) => (f.eventId === undefined ? [] : [f.eventId]));
     if (outcomes.length === 0 && events.length === 0) return;
     const now = Date.now();
-    // Deliveries with the same registration and the same outcome (most of a busy batch: delivered, 200) are
-    // recorded by one update, each with its own duration.
+    // Deliveries with the same registration and the same outcome (most of a busy batch: delivered, 200, the
+    // receiver's usual answer) are recorded by one update, each with its own duration.
     const alike = new Map<string, Outcome[]>();
     for (const o of outcomes) {
-      const key = JSON.stringify([o.webhookId, o.attempt, o.outcome, o.statusCode, o.error]);
+      const key = JSON.stringify([o.webhookId, o.attempt, o.outcome, o.statusCode, o.error, o.responseExcerpt]);
       const group = alike.get(key);
       if (group) group.push(o);
       else alike.set(key, [o]);
     }
     await this.store.db.transaction().execute(async (trx) => {
       for (const group of alike.values()) {
-        const { webhookId, attempt, outcome, statusCode, error } = group[0]!;
+        const { webhookId, attempt, outcome, statusCode, error, responseExcerpt } = group[0]!;
         for (let i = 0; i < group.length; i += 200) {
           const part = group.slice(i, i + 200);
           const durations = new Map<number | null, number[]>();
@@ -106,7 +108,13 @@ export class DeliveryRecords {
           const branches = [...durations].map(([ms, ids]) => sql`when event_id in (${sql.join(inList(ids))}) then cast(${ms} as integer)`);
           await trx
             .updateTable('webhook_deliveries')
-            .set({ outcome, status_code: statusCode, error, duration_ms: sql<number | null>`case ${sql.join(branches, sql` `)} end` })
+            .set({
+              outcome,
+              status_code: statusCode,
+              error,
+              response_excerpt: responseExcerpt,
+              duration_ms: sql<number | null>`case ${sql.join(branches, sql` `)} end`,
+            })
             .where('webhook_id', '=', webhookId)
             .where('attempt', '=', attempt)
             .where('event_id', 'in', inList(part.map((o) => o.eventId)))

@@ -57,6 +57,7 @@ export class WebhookDeliveries {
         'd.status_code',
         'd.duration_ms',
         'd.error',
+        'd.response_excerpt',
         'd.attempted_at',
         'd.event_id as internal_id',
       ]);
@@ -214,6 +215,7 @@ function toDelivery(row: {
   status_code: number | null;
   duration_ms: number | null;
   error: string | null;
+  response_excerpt: string | null;
   attempted_at: number;
 }): WebhookDelivery {
   return {
@@ -226,6 +228,7 @@ function toDelivery(row: {
     statusCode: row.status_code === null ? null : Number(row.status_code),
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
     error: row.error,
+    responseExcerpt: row.response_excerpt,
     attemptedOn: isoTimestamp(row.attempted_at),
   };
 }

@@ -3,12 +3,29 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { cutToCodePoints } from '../../platform/text/code-points.js';
 import type { ResolvedTarget } from './address-guard.js';
 
 export interface DeliveryResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The start of the answer's body, for the delivery log (responseExcerptLength characters at most); null for none. */
+  responseExcerpt: string | null;
+}
+
+/** Characters of a receiver's answer the delivery log keeps. */
+export const responseExcerptLength = 200;
+/** Bytes read for it: enough for 200 characters of any script (at most 4 bytes each); the rest is drained unread. */
+const excerptBytes = responseExcerptLength * 4;
+
+/** The first characters of a body as one line of text (control characters and line breaks as spaces), or null. */
+export function excerptOf(body: Buffer): string | null {
+  const text = body
+    .toString('utf8')
+    .replace(/[\x00-\x1f\x7f]+/g, ' ')
+    .trim();
+  return text === '' ? null : cutToCodePoints(text, responseExcerptLength).trim();
 }
 
 export function post(target: ResolvedTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<DeliveryResult> {
@@ -23,9 +40,16 @@ export function post(target: ResolvedTarget, body: string, headers: Record<strin
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let deadline: NodeJS.Timeout | undefined;
+    const head: Buffer[] = [];
+    let headBytes = 0;
     const done = (statusCode: number | null, error: string | null) => {
       clearTimeout(deadline);
-      resolve({ statusCode, error, durationMs: Date.now() - started });
+      resolve({
+        statusCode,
+        error,
+        durationMs: Date.now() - started,
+        responseExcerpt: excerptOf(Buffer.concat(head).subarray(0, excerptBytes)),
+      });
     };
     const request = client.request(
       target.url,
@@ -41,7 +65,12 @@ export function post(target: ResolvedTarget, body: string, headers: Record<strin
         },
       },
       (response) => {
-        response.resume(); // the body is not used; drain it so the socket is freed
+        // The body's first bytes are kept for the delivery log; the rest is drained so the socket is freed.
+        response.on('data', (chunk: Buffer) => {
+          if (headBytes >= excerptBytes) return;
+          head.push(chunk);
+          headBytes += chunk.length;
+        });
         response.on('end', () => done(response.statusCode ?? null, null));
         response.on('error', (err) => done(response.statusCode ?? null, err.message));
       },

@@ -84,6 +84,7 @@ const sendingRow = (event: Pick<OutboxEvent, 'id' | 'event_id'>, registration: P
   status_code: null,
   error: null,
   duration_ms: null,
+  response_excerpt: null,
   attempted_at: Date.now(),
   retry_at: null,
 });
@@ -444,7 +445,13 @@ export class WebhookDispatcher {
 
   /** Sends one claimed delivery; its outcome (a target refused or not checkable is one too). */
   private async deliver(event: OutboxEvent, registration: Registration, attempt = 1): Promise<Outcome> {
-    const outcome = (outcome: Outcome['outcome'], statusCode: number | null, error: string | null, durationMs: number | null): Outcome => ({
+    const outcome = (
+      outcome: Outcome['outcome'],
+      statusCode: number | null,
+      error: string | null,
+      durationMs: number | null,
+      responseExcerpt: string | null = null,
+    ): Outcome => ({
       eventId: Number(event.id),
       webhookId: registration.id,
       attempt,
@@ -452,6 +459,7 @@ export class WebhookDispatcher {
       statusCode,
       error,
       durationMs,
+      responseExcerpt,
     });
     let target: Awaited<ReturnType<typeof checkTarget>>;
     try {
@@ -491,7 +499,7 @@ export class WebhookDispatcher {
     };
     if (ok) this.log.info(fields, 'webhook delivery');
     else this.log.warn({ ...fields, reason: error }, 'webhook delivery failed');
-    return outcome(state, result.statusCode, error, result.durationMs);
+    return outcome(state, result.statusCode, error, result.durationMs, result.responseExcerpt);
   }
 }
 

@@ -18,6 +18,7 @@ import * as rateLimits from './migrations/0015_rate_limits.js';
 import * as partnerEvents from './migrations/0016_partner_events.js';
 import * as resourceEnvironment from './migrations/0017_resource_environment.js';
 import * as console from './migrations/0018_console.js';
+import * as deliveryExcerpts from './migrations/0019_delivery_excerpts.js';
 import type { Environment } from '../environment.js';
 import type { Store } from './store.js';
 
@@ -45,6 +46,7 @@ const migrations: Record<string, (store: Store, context: MigrationContext) => Mi
   '0016_partner_events': partnerEvents.migration,
   '0017_resource_environment': (_store, context) => resourceEnvironment.migration(context),
   '0018_console': console.migration,
+  '0019_delivery_excerpts': deliveryExcerpts.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */

@@ -188,6 +188,8 @@ export interface WebhookDeliveryTable {
   status_code: number | null;
   error: string | null;
   duration_ms: number | null;
+  /** The start of the receiver's answer body (at most 200 characters); null when there was none. */
+  response_excerpt: string | null;
   attempted_at: number;
   /** When the next attempt is due, on a failed attempt of a registration with retries; null when none is. */
   retry_at: number | null;

@@ -1,0 +1,307 @@
+// Payouts: the merchant's payouts, newest first, filtered by state, payee and time; a payout's page with its state
+// timeline (its events, oldest first), each event's payload, the cancel, and in the sandbox its test helpers.
+import { eachPayout, type MerchantComponents, unwrap } from '@payout-service/client';
+import { useMemo, useState } from 'preact/hooks';
+import { payoutFailureReasons, payoutStates } from '../api/enums.js';
+import { eventsOf, eventTime } from '../api/events.js';
+import { merchantSimulations } from '../api/simulations.js';
+import { isSandbox, useConsole, useMerchant } from '../context.js';
+import { Link } from '../router.js';
+import { useAction } from '../ui/action.js';
+import { formatAmount } from '../ui/format.js';
+import { useLoad } from '../ui/load.js';
+import { Page, Section } from '../ui/page.js';
+import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
+import { ProblemNote } from '../ui/problem.js';
+import { SimulationResult } from '../ui/simulation-result.js';
+import { Badge, Payload, Time } from '../ui/values.js';
+import { EventList, toInstant } from './events.js';
+
+type Payout = MerchantComponents['schemas']['Payout'];
+type PayoutState = MerchantComponents['schemas']['PayoutState'];
+
+interface PayoutFilters {
+  Status?: PayoutState;
+  PayeeId?: number;
+  CreatedFrom?: string;
+  CreatedTo?: string;
+}
+
+export function PayoutsPage() {
+  const { merchant } = useMerchant();
+  const initial = new URLSearchParams(location.search);
+  const [draft, setDraft] = useState({ status: '', payee: initial.get('payee') ?? '', from: '', to: '' });
+  const [filters, setFilters] = useState<PayoutFilters>(draft.payee ? { PayeeId: Number(draft.payee) } : {});
+  const pager = usePager(() => eachPayout(merchant, { ...filters, PageSize: pageSize }), [merchant, filters]);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    setFilters({
+      Status: (draft.status || undefined) as PayoutState | undefined,
+      PayeeId: draft.payee ? Number(draft.payee) : undefined,
+      CreatedFrom: toInstant(draft.from),
+      CreatedTo: toInstant(draft.to),
+    });
+  };
+  return (
+    <Page title="Payouts">
+      <form class="filters" onSubmit={apply} aria-label="Filter payouts">
+        <div>
+          <label for="payout-status">State</label>
+          <select id="payout-status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
+            <option value="">Any state</option>
+            {payoutStates.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="payout-payee">Payee id</label>
+          <input
+            id="payout-payee"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            value={draft.payee}
+            onInput={(e) => setDraft({ ...draft, payee: e.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="payout-from">Created from</label>
+          <input
+            id="payout-from"
+            type="datetime-local"
+            value={draft.from}
+            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="payout-to">Created before</label>
+          <input id="payout-to" type="datetime-local" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Reference</th>
+            <th scope="col">Payee</th>
+            <th scope="col" class="number">
+              Amount
+            </th>
+            <th scope="col">State</th>
+            <th scope="col">Created</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {pager.items.map((p) => (
+            <tr key={p.PayoutUniqueReference}>
+              <td>
+                <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
+              </td>
+              <td>
+                <Link href={`/payees/${p.PayeeId}`}>{p.PayeeId}</Link>
+              </td>
+              <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
+              <td>
+                <Badge value={p.Status} />
+              </td>
+              <td>
+                <Time iso={p.CreatedOn} />
+              </td>
+              <td>
+                <Time iso={p.UpdatedOn} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <PagerFooter pager={pager} noun="payouts" />
+    </Page>
+  );
+}
+
+export function PayoutPage({ reference }: { reference: string }) {
+  const { session, clients } = useConsole();
+  const { merchant } = useMerchant();
+  const events = useMemo(() => eventsOf(clients), [clients]);
+  const [version, setVersion] = useState(0);
+  const payout = useLoad(
+    () => unwrap(merchant.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } })),
+    [merchant, reference, version],
+  );
+  const history = usePager(() => events.each({ types: [], payout: reference }, 100), [events, reference, version]);
+  const cancel = useAction(() =>
+    unwrap(merchant.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params: { path: { PayoutUniqueReference: reference } } })),
+  );
+  const timeline = [...history.items].reverse();
+  return (
+    <Page title={`Payout ${reference}`}>
+      <p>
+        <Link href="/payouts">All payouts</Link>
+      </p>
+      {payout.error ? <ProblemNote error={payout.error} /> : null}
+      {payout.value ? <PayoutFacts payout={payout.value} /> : null}
+      {payout.value?.Status === 'created' ? (
+        <div class="toolbar">
+          <button
+            type="button"
+            class="danger"
+            disabled={cancel.busy}
+            onClick={async () => {
+              if (await cancel.run()) setVersion((v) => v + 1);
+            }}
+          >
+            Cancel the payout
+          </button>
+        </div>
+      ) : null}
+      {cancel.error ? <ProblemNote error={cancel.error} /> : null}
+      <Section title="Timeline" id="payout-timeline">
+        <ol class="timeline">
+          {timeline.map((event) => (
+            <li key={event.id}>
+              <Badge value={'state' in event && typeof event.state === 'string' ? event.state : event.type} />{' '}
+              <Time iso={eventTime(event)} /> <Link href={`/events/${event.id}`}>{event.type}</Link>
+            </li>
+          ))}
+        </ol>
+        {history.error ? <ProblemNote error={history.error} /> : null}
+        {!history.loading && timeline.length === 0 ? <p class="muted">No events yet.</p> : null}
+      </Section>
+      <Section title="Events" id="payout-events">
+        <EventList events={history.items} />
+        <PagerFooter pager={history} noun="events" />
+      </Section>
+      {isSandbox(session) && clients.kind === 'merchant' ? (
+        <Section title="Sandbox" id="payout-sandbox">
+          <PayoutSimulations reference={reference} onDone={() => setVersion((v) => v + 1)} />
+        </Section>
+      ) : null}
+    </Page>
+  );
+}
+
+function PayoutFacts({ payout }: { payout: Payout }) {
+  return (
+    <dl class="facts">
+      <dt>State</dt>
+      <dd>
+        <Badge value={payout.Status} />
+      </dd>
+      <dt>Amount</dt>
+      <dd>{formatAmount(payout.Amount, payout.Currency)}</dd>
+      <dt>Payee</dt>
+      <dd>
+        <Link href={`/payees/${payout.PayeeId}`}>{payout.PayeeId}</Link> (account {payout.PayeeAccountId})
+      </dd>
+      <dt>Description</dt>
+      <dd>{payout.Description ?? '—'}</dd>
+      {payout.Reasons.length > 0 ? (
+        <>
+          <dt>Reasons</dt>
+          <dd>{payout.Reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}</dd>
+        </>
+      ) : null}
+      {payout.ReturnCode ? (
+        <>
+          <dt>Return code</dt>
+          <dd>{payout.ReturnCode}</dd>
+        </>
+      ) : null}
+      <dt>Created</dt>
+      <dd>
+        <Time iso={payout.CreatedOn} />
+      </dd>
+      <dt>Updated</dt>
+      <dd>
+        <Time iso={payout.UpdatedOn} />
+      </dd>
+      {Object.keys(payout.metadata).length > 0 ? (
+        <>
+          <dt>Metadata</dt>
+          <dd>
+            <Payload value={payout.metadata} label="Metadata" />
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** The payout test helpers: return a completed payout, fail one in flight, release a held one. */
+export function PayoutSimulations({ reference, onDone }: { reference: string; onDone?: () => void }) {
+  const { clients } = useConsole();
+  const simulations = useMemo(() => (clients.kind === 'merchant' ? merchantSimulations(clients) : undefined), [clients]);
+  const [returnCode, setReturnCode] = useState('R01');
+  const [reason, setReason] = useState<(typeof payoutFailureReasons)[number]>('account_closed');
+  const action = useAction(
+    async (label: string, run: () => Promise<{ result: Payout; event: Parameters<typeof SimulationResult>[0]['event'] }>) => {
+      const done = await run();
+      onDone?.();
+      return { ...done, label };
+    },
+  );
+  if (!simulations) return null;
+  return (
+    <div class="simulations">
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action.run('Returned', () => simulations.returnPayout(reference, returnCode));
+        }}
+      >
+        <label for="return-code">Return code</label>
+        <input
+          id="return-code"
+          value={returnCode}
+          pattern="R[0-9]{2}"
+          required
+          size={4}
+          onInput={(e) => setReturnCode(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={action.busy}>
+          Simulate a return
+        </button>
+      </form>
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action.run('Failed', () => simulations.failPayout(reference, reason));
+        }}
+      >
+        <label for="failure-reason">Failure reason</label>
+        <select id="failure-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as typeof reason)}>
+          {payoutFailureReasons.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={action.busy}>
+          Simulate a failure
+        </button>
+      </form>
+      <div class="inline-form">
+        <button
+          type="button"
+          disabled={action.busy}
+          onClick={() => void action.run('Released', () => simulations.releasePayout(reference))}
+        >
+          Release a held payout
+        </button>
+      </div>
+      {action.busy ? <p role="status">Simulating…</p> : null}
+      {action.error ? <ProblemNote error={action.error} /> : null}
+      {action.result ? (
+        <SimulationResult
+          summary={`${action.result.label}: the service answered the payout as ${action.result.result.Status}.`}
+          event={action.result.event}
+        />
+      ) : null}
+    </div>
+  );
+}
