@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { createApp } from './http/app.js';
 import type { Config } from './platform/config.js';
 import { listen } from './http/listen.js';
-import { createServices, type Services, workersOf } from './domain/services.js';
+import { createServices, type Services, type WorkerName, workersOf } from './domain/services.js';
+import type { Limits } from './platform/limits/limits.js';
 import { openStore, type Store } from './platform/store/database.js';
 import type { Resolver } from './domain/webhooks/address-guard.js';
 
@@ -35,6 +36,11 @@ export interface StartOptions {
   resolve?: Resolver;
   /** The clock of token issue and expiry (tests move it). */
   now?: () => number;
+  /** Migrate the store on open (default true; a process of several finds it migrated by the primary). */
+  migrate?: boolean;
+  /** In a process of several (server/primary.ts): where the limits count and who hears of wakes (createServices). */
+  limits?: Limits;
+  wakeElsewhere?: (worker: WorkerName) => void;
 }
 
 export interface Started {
@@ -54,10 +60,14 @@ export interface Started {
 
 export async function start(options: StartOptions): Promise<Started> {
   const { config, log } = options;
-  const store = await openStore(config.databaseUrl, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const store = await openStore(config.databaseUrl, {
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
+  });
   let services: Services;
   try {
-    services = await createServices(store, config, log, { resolve: options.resolve, now: options.now });
+    const { resolve, now, limits, wakeElsewhere } = options;
+    services = await createServices(store, config, log, { resolve, now, limits, wakeElsewhere });
   } catch (err) {
     await store.close();
     throw err;

@@ -3,7 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  type Dialect as KyselyDialect,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import { registerCaseFolding } from './case-folding.js';
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
@@ -84,6 +92,29 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
   };
 }
 
+/**
+ * SQLite transactions that take the write lock as they begin. Several processes of one service share the file
+ * (README, "Processes"): a transaction begun deferred reads first, and when another process commits before it
+ * writes, SQLite refuses its first write at once (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out). Begun
+ * immediate, it waits (busy_timeout) until no other process writes, then holds the lock to its end: transactions
+ * of all processes run one at a time, as those of one process always did, which is what the compare-and-set
+ * transitions, the count limits and the idempotency keys rely on. Reads outside a transaction never wait (WAL).
+ */
+function withImmediateTransactions(dialect: SqliteDialect): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: () => {
+      const driver = dialect.createDriver();
+      driver.beginTransaction = async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      };
+      return driver;
+    },
+  };
+}
+
 export async function openStore(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
   let store: Store;
   let statements: StatementCache | undefined;
@@ -111,7 +142,9 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new SqliteDialect({ database: statements })) });
+    const db = new Kysely<Database>({
+      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }))),
+    });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (options.migrate !== false) {
