@@ -8,11 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from './platform/config.js';
 import { createLogger } from './platform/log.js';
 import { isSandbox } from './domain/sandbox.js';
-import { workerNamed, type WorkerName } from './domain/services.js';
-import { primaryLimits } from './platform/limits/primary-limits.js';
-import { forkedRole, type ProcessMessage, runPrimary, runsSeveralProcesses } from './primary.js';
-import { CannotListen, start, type Started } from './start.js';
+import type { WorkerName } from './domain/services.js';
 import { isPostgresUrl } from './platform/store/database.js';
+import { forkedRole, type ProcessMessage, runsSeveralProcesses } from './primary-role.js';
+import type { Started } from './start.js';
 
 const config = loadConfig();
 const role = forkedRole();
@@ -34,8 +33,10 @@ function announce(port: number | undefined, fields: Record<string, unknown>, pro
   console.log(`Payout service listening on http://${host}:${port} (store: ${where}${processes ? `; ${processes}` : ''})`);
 }
 
+// Each role loads only its own code (the build splits it out): the primary neither the HTTP app nor the services.
 if (!role && runsSeveralProcesses(config)) {
   const workers = config.runWorkers ? config.workerConcurrency : 0;
+  const { runPrimary } = await import('./primary.js');
   await runPrimary(config, log, fileURLToPath(import.meta.url), {
     listening: (port) =>
       announce(port, { web: config.webConcurrency, workers }, `${config.webConcurrency} HTTP processes, ${workers} worker processes`),
@@ -46,6 +47,25 @@ if (!role && runsSeveralProcesses(config)) {
 }
 
 async function runProcess(): Promise<void> {
+  // A forked process loads its code while the primary prepares the store, which it opens only once told it is ready.
+  const storeReady = role
+    ? new Promise<void>((resolve) => {
+        const onMessage = (message: unknown) => {
+          if ((message as { storeReady?: unknown })?.storeReady !== true) return;
+          process.off('message', onMessage);
+          resolve();
+        };
+        process.on('message', onMessage);
+        process.send!({ awaitingStore: true } satisfies ProcessMessage);
+      })
+    : undefined;
+  const [{ CannotListen, start }, { workerNamed }, { primaryLimits }] = await Promise.all([
+    import('./start.js'),
+    import('./domain/services.js'),
+    import('./platform/limits/primary-limits.js'),
+    role === 'worker' ? undefined : import('./http/app.js'),
+  ]);
+  await storeReady;
   const send = (message: ProcessMessage) => {
     if (process.connected) process.send!(message);
   };

@@ -13,31 +13,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { loadSigningKey } from './domain/auth/signing-keys.js';
-import type { WorkerName } from './domain/services.js';
 import type { Config } from './platform/config.js';
+import { isMessage, type ProcessMessage, type Role, roleVariable } from './primary-role.js';
 import { isLimitQuestion, PrimaryLimitCounts } from './platform/limits/primary-limits.js';
 import { isPostgresUrl, openStore } from './platform/store/database.js';
-
-/** What a forked process is, in the variable the primary sets for it. */
-export const roleVariable = 'PAYOUT_SERVICE_ROLE';
-export type Role = 'web' | 'worker';
-
-/** Messages between the primary and its processes (besides the limits' questions and answers). */
-export type ProcessMessage =
-  | { ready: { role: Role; port?: number } }
-  | { cannotListen: { code: string; message: string } }
-  | { wake: WorkerName[] };
-
-const isMessage = (m: unknown): m is ProcessMessage => typeof m === 'object' && m !== null;
-
-/** Whether this process is a forked one, and which. */
-export function forkedRole(): Role | undefined {
-  const role = process.env[roleVariable];
-  return role === 'web' || role === 'worker' ? role : undefined;
-}
-
-/** Whether `npm start` runs as several processes with this configuration. */
-export const runsSeveralProcesses = (config: Config): boolean => config.webConcurrency > 1;
 
 /** A process that lived this long before it died is restarted at once; one dying sooner waits longer each time. */
 const healthyAfterMs = 10_000;
@@ -48,6 +27,10 @@ interface Child {
   worker: Worker;
   startedAt: number;
   ready: boolean;
+  /** Started after another of its role died (a failure to start is then not the service's failure to start). */
+  restart: boolean;
+  /** It asked whether the store is ready (it waits for the answer before opening it). */
+  awaitingStore: boolean;
 }
 
 export interface PrimaryEvents {
@@ -62,19 +45,12 @@ export interface PrimaryEvents {
  * 1). `exec` is the entry the processes run (this build's main.js).
  */
 export async function runPrimary(config: Config, log: Logger, exec: string, events: PrimaryEvents): Promise<void> {
-  // The store's migrations and the signing key, before any process opens it: processes starting together on an
-  // empty store would otherwise each migrate it (SQLite has no lock for that) and race for the key.
-  const store = await openStore(config.databaseUrl, { poolSize: 1 });
-  try {
-    await loadSigningKey(store);
-  } finally {
-    await store.close();
-  }
   const limits = !isPostgresUrl(config.databaseUrl) && !config.redisUrl ? new PrimaryLimitCounts() : undefined;
   const workers = config.runWorkers ? config.workerConcurrency : 0;
   const children = new Set<Child>();
   let stopping = false;
   let announced = false;
+  let storeReady = false;
   let failures = 0;
   let resolveStopped: () => void;
   const stopped = new Promise<void>((resolve) => {
@@ -83,9 +59,9 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
 
   cluster.setupPrimary({ exec, args: [] });
 
-  const fork = (role: Role): void => {
+  const fork = (role: Role, restart = false): void => {
     const worker = cluster.fork({ [roleVariable]: role });
-    const child: Child = { role, worker, startedAt: Date.now(), ready: false };
+    const child: Child = { role, worker, startedAt: Date.now(), ready: false, restart, awaitingStore: false };
     children.add(child);
     worker.on('message', (message: unknown) => {
       if (isLimitQuestion(message)) {
@@ -98,12 +74,21 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
       if ('wake' in message) {
         for (const other of children)
           if (other.role === 'worker' && other !== child && other.worker.isConnected()) other.worker.send(message);
+      } else if ('awaitingStore' in message) {
+        child.awaitingStore = true;
+        if (storeReady) worker.send({ storeReady: true } satisfies ProcessMessage);
       } else if ('ready' in message) {
         child.ready = true;
         const web = [...children].filter((c) => c.role === 'web');
-        if (!announced && message.ready.port !== undefined && web.length === config.webConcurrency && web.every((c) => c.ready)) {
+        // The first HTTP process starts alone, so it has the cores to itself and the service answers sooner;
+        // the others follow once it listens.
+        if (!announced && role === 'web' && web.length === 1) for (let i = 1; i < config.webConcurrency; i++) fork('web');
+        if (!announced && web.length === config.webConcurrency && web.every((c) => c.ready)) {
           announced = true;
-          events.listening(message.ready.port);
+          events.listening(message.ready.port ?? 0);
+          // The worker processes start once the HTTP ones are up: at start the HTTP processes have the cores to
+          // themselves, so the service answers sooner (what a payout created meanwhile waits for is the workers).
+          for (let i = 0; i < workers; i++) fork('worker');
         }
       } else if ('cannotListen' in message && !stopping) {
         events.cannotListen(message.cannotListen.code, message.cannotListen.message);
@@ -116,7 +101,7 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
         if (children.size === 0) resolveStopped();
         return;
       }
-      if (!child.ready && !announced) {
+      if (!child.ready && !child.restart) {
         // It failed while the service started (its error is on stderr): the next would too. Stop, as one process would.
         log.error({ role, pid: worker.process.pid, code, signal }, 'a process failed before it was ready; stopping');
         void stopAll(1);
@@ -126,8 +111,8 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
       const delay = failures === 0 ? 0 : Math.min(maxRestartDelayMs, 100 * 2 ** (failures - 1));
       log.warn({ role, pid: worker.process.pid, code, signal, restartInMs: delay }, 'process died; starting another');
       setTimeout(() => {
-        if (!stopping) fork(role);
-      }, delay).unref();
+        if (!stopping) fork(role, true);
+      }, delay);
     });
   };
 
@@ -148,7 +133,22 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
       void stopAll(0);
     });
 
-  for (let i = 0; i < config.webConcurrency; i++) fork('web');
-  for (let i = 0; i < workers; i++) fork('worker');
+  // The first HTTP process loads its code while the store is prepared, and opens it only when told it is ready.
+  fork('web');
+  // The store's migrations and the signing key, before any process opens it: processes starting together on an
+  // empty store would otherwise each migrate it (SQLite has no lock for that) and race for the key.
+  try {
+    const store = await openStore(config.databaseUrl, { poolSize: 1 });
+    try {
+      await loadSigningKey(store);
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    log.error({ err }, 'the store could not be opened; stopping');
+    await stopAll(1);
+  }
+  storeReady = true;
+  for (const child of children) if (child.awaitingStore) child.worker.send({ storeReady: true } satisfies ProcessMessage);
   log.info({ web: config.webConcurrency, workers }, 'processes started');
 }

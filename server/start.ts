@@ -4,9 +4,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './http/app.js';
 import type { Config } from './platform/config.js';
-import { listen } from './http/listen.js';
 import { createServices, type Services, type WorkerName, workersOf } from './domain/services.js';
 import type { Limits } from './platform/limits/limits.js';
 import { openStore, type Store } from './platform/store/database.js';
@@ -74,6 +72,8 @@ export async function start(options: StartOptions): Promise<Started> {
   }
   let server: Server | undefined;
   if (options.http) {
+    // Loaded here, not with this module: a process without HTTP (a worker process, the admin CLI) never loads Express.
+    const [{ createApp }, { listen }] = await Promise.all([import('./http/app.js'), import('./http/listen.js')]);
     try {
       server = await listen(createApp(services, config), options.http.port, options.http.host, config);
     } catch (err) {
