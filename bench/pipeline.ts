@@ -6,11 +6,12 @@
 //
 // Four runs a store, each on a fresh store and receiver, in this order: the bare pipeline (bare-pipeline-server.ts:
 // the least Node does for a payout) in one process, the service in one process (WEB_CONCURRENCY=1), the bare
-// pipeline in as many processes as the service runs with every core, and the service with every core (its
-// defaults: WEB_CONCURRENCY HTTP processes and one worker process). Reported: each run, the service's rate over the
+// pipeline in as many processes as the service runs with every core, and the service with every core (npm start's
+// default: one process per core, one of them the worker process). Reported: each run, the service's rate over the
 // bare pipeline's with the same processes, and each pipeline's every-core rate over its one-process rate.
-import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
+import { loadConfig } from '../server/platform/config.js';
+import { processShape } from '../server/primary-role.js';
 import { cpuTicks, processRole, processTree, ticksPerSecond, treeCpuTicks } from './load.js';
 import { type Child, startBarePipeline, startService } from './processes.js';
 import { createMerchant, payoutBody, provision } from './provision.js';
@@ -63,20 +64,28 @@ export type PipelineResult = RunsOnEachStore<PipelineStoreResult>;
 const payouts = () => Number(process.env.BENCH_PAYOUTS ?? 2000);
 const concurrency = () => Number(process.env.BENCH_PIPELINE_CONCURRENCY ?? 32);
 const warmup = () => Number(process.env.BENCH_PIPELINE_WARMUP ?? 300);
-/** The service's HTTP processes with every core: npm start's default, the available parallelism. */
-const webConcurrency = () => Number(process.env.BENCH_PIPELINE_WEB_CONCURRENCY ?? availableParallelism());
-const workerConcurrency = 1;
+/**
+ * The service with every core: npm start's default shape (one process per core, one of them the worker process),
+ * or BENCH_PIPELINE_WEB_CONCURRENCY HTTP processes beside one worker process.
+ */
+function everyCore(): { env: string; web: number; workers: number } {
+  const asked = process.env.BENCH_PIPELINE_WEB_CONCURRENCY;
+  const shape = processShape(loadConfig({ DATABASE_URL: 'store.sqlite', ...(asked ? { WEB_CONCURRENCY: asked } : {}) }));
+  return { env: asked ?? '', web: shape?.web ?? 1, workers: shape?.workers ?? 0 };
+}
 
-type Shape = { pipeline: 'service'; web: number } | { pipeline: 'bare'; processes: number };
+type Shape = { pipeline: 'service'; env: string; web: number; workers: number } | { pipeline: 'bare'; processes: number };
 
-/** CPU ticks of a server's processes by role: its root (`primary`, or `process` when alone) and each forked role. */
+/**
+ * CPU ticks of a server's processes by role: the root (`primary` when it forked processes with a role, `process`
+ * otherwise) and each forked role; any other child (the build's esbuild service) counts with the root.
+ */
 function cpuByRole(pid: number): Record<string, number> {
   const tree = processTree(pid);
+  const roles = new Map(tree.map((p) => [p, p === pid ? undefined : processRole(p)]));
+  const root = [...roles.values()].some((role) => role !== undefined) ? 'primary' : 'process';
   const byRole: Record<string, number> = {};
-  for (const p of tree) {
-    const role = p === pid ? (tree.length > 1 ? 'primary' : 'process') : (processRole(p) ?? 'process');
-    byRole[role] = (byRole[role] ?? 0) + (cpuTicks(p) ?? 0);
-  }
+  for (const [p, role] of roles) byRole[role ?? root] = (byRole[role ?? root] ?? 0) + (cpuTicks(p) ?? 0);
   return byRole;
 }
 
@@ -100,8 +109,7 @@ async function runShape(store: BenchStore, shape: Shape): Promise<PipelineRun> {
       server = await startService({
         DATABASE_URL: store.url,
         SANDBOX_STEP_MS: '0',
-        WEB_CONCURRENCY: String(shape.web),
-        WORKER_CONCURRENCY: String(workerConcurrency),
+        WEB_CONCURRENCY: shape.env,
       });
       const fixture = await provision(server.url, merchant, { webhookUrl: receiver.url });
       url = `${server.url}/v1/payouts`;
@@ -146,12 +154,12 @@ async function runShape(store: BenchStore, shape: Shape): Promise<PipelineRun> {
     const cpuAfter = treeCpuTicks(pid);
     const rolesAfter = cpuByRole(pid);
     const bench = process.cpuUsage(benchBefore);
-    const processes = shape.pipeline === 'service' ? (shape.web > 1 ? shape.web + workerConcurrency : 1) : shape.processes;
+    const processes = shape.pipeline === 'service' ? shape.web + shape.workers : shape.processes;
     // Deliveries of the other events still in flight are not waited for; payout.completed is what is measured.
     return {
       pipeline: shape.pipeline,
       processes,
-      ...(shape.pipeline === 'service' && shape.web > 1 ? { web: shape.web, workers: workerConcurrency } : {}),
+      ...(shape.pipeline === 'service' && shape.workers > 0 ? { web: shape.web, workers: shape.workers } : {}),
       payouts: n,
       concurrency: concurrency(),
       createS: round(createS),
@@ -192,12 +200,12 @@ export const describeRun = (run: PipelineRun): string =>
   `; duplicates ${run.duplicateCompleted}`;
 
 async function runOn(store: BenchStore): Promise<PipelineStoreResult> {
-  const web = webConcurrency();
+  const all = everyCore();
   const shapes: Shape[] = [
     { pipeline: 'bare', processes: 1 },
-    { pipeline: 'service', web: 1 },
-    { pipeline: 'bare', processes: web > 1 ? web + workerConcurrency : 1 },
-    { pipeline: 'service', web },
+    { pipeline: 'service', env: '1', web: 1, workers: 0 },
+    { pipeline: 'bare', processes: all.web + all.workers },
+    { pipeline: 'service', ...all },
   ];
   const runs: PipelineRun[] = [];
   for (const [i, shape] of shapes.entries()) {

@@ -67,7 +67,7 @@ async function startChild(command: string, args: string[], env: NodeJS.ProcessEn
 
 export interface ServiceEnv {
   DATABASE_URL: string;
-  /** HTTP processes (1 unless given: the parts that measure one process); WORKER_CONCURRENCY beside them. */
+  /** HTTP processes (1 unless given: the parts that measure one process; '' for npm start's default shape). */
   WEB_CONCURRENCY?: string;
   WORKER_CONCURRENCY?: string;
   SANDBOX_STEP_MS?: string;

@@ -1,8 +1,8 @@
 // `npm start`: opens the store (migrating it), starts the payout engine and webhook dispatcher, and serves
 // the API (the assembly is start.ts). Stops cleanly on SIGINT and SIGTERM; payouts in flight resume at the next start.
 //
-// With WEB_CONCURRENCY above 1 (by default, the machine's available parallelism) this process is the primary of
-// several (primary.ts): HTTP processes and worker processes run this same file, told their role by the primary.
+// On a machine of several cores this process is, by default, the primary of several (primary.ts, the shape in
+// primary-role.ts): HTTP processes and worker processes run this same file, told their role by the primary.
 // With WEB_CONCURRENCY=1, one process does everything.
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './platform/config.js';
@@ -10,7 +10,7 @@ import { createLogger } from './platform/log.js';
 import { isSandbox } from './domain/sandbox.js';
 import type { WorkerName } from './domain/services.js';
 import { isPostgresUrl } from './platform/store/database.js';
-import { forkedRole, type ProcessMessage, runsSeveralProcesses } from './primary-role.js';
+import { forkedRole, type ProcessMessage, processShape } from './primary-role.js';
 import type { Started } from './start.js';
 
 const config = loadConfig();
@@ -34,12 +34,12 @@ function announce(port: number | undefined, fields: Record<string, unknown>, pro
 }
 
 // Each role loads only its own code (the build splits it out): the primary neither the HTTP app nor the services.
-if (!role && runsSeveralProcesses(config)) {
-  const workers = config.runWorkers ? config.workerConcurrency : 0;
+const shape = role ? undefined : processShape(config);
+if (shape) {
   const { runPrimary } = await import('./primary.js');
-  await runPrimary(config, log, fileURLToPath(import.meta.url), {
-    listening: (port) =>
-      announce(port, { web: config.webConcurrency, workers }, `${config.webConcurrency} HTTP processes, ${workers} worker processes`),
+  const plural = (n: number, what: string) => `${n} ${what} process${n === 1 ? '' : 'es'}`;
+  await runPrimary(config, shape, log, fileURLToPath(import.meta.url), {
+    listening: (port) => announce(port, { ...shape }, `${plural(shape.web, 'HTTP')}, ${plural(shape.workers, 'worker')}`),
     cannotListen,
   });
 } else {

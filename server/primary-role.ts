@@ -2,6 +2,7 @@
 // variable the primary sets when it forks one; and the messages between them. Apart from primary.ts so that every
 // process can ask without loading the primary's code.
 import type { WorkerName } from './domain/services.js';
+import { availableParallelism } from 'node:os';
 import type { Config } from './platform/config.js';
 
 /** What a forked process is, in the variable the primary sets for it. */
@@ -24,9 +25,25 @@ export function forkedRole(): Role | undefined {
   return role === 'web' || role === 'worker' ? role : undefined;
 }
 
+/** The processes `npm start` runs besides its primary, or undefined for one process doing everything. */
+export interface ProcessShape {
+  web: number;
+  workers: number;
+}
+
 /**
- * Whether `npm start` runs as several processes with this configuration: WEB_CONCURRENCY above 1, on a store
- * processes can share (an in-memory SQLite database is its process's alone).
+ * The processes of `npm start` with this configuration on a machine of `cores` (README, "Processes"):
+ * - WEB_CONCURRENCY unset: one process per core, WORKER_CONCURRENCY of them worker processes and the rest (at
+ *   least one) HTTP processes (two cores: one of each); one process on one core.
+ * - WEB_CONCURRENCY=1: one process doing everything. WEB_CONCURRENCY=n: n HTTP processes beside the worker processes.
+ * - An in-memory SQLite database is its process's alone: one process.
+ * Measured on two cores (bench/README.md, "Every core"): one HTTP and one worker process carried more payouts than
+ * two HTTP processes beside the worker process, which left three busy processes to share two cores.
  */
-export const runsSeveralProcesses = (config: Config): boolean =>
-  config.webConcurrency > 1 && !/^(sqlite:(\/\/)?)?:memory:$/.test(config.databaseUrl);
+export function processShape(config: Config, cores = availableParallelism()): ProcessShape | undefined {
+  if (/^(sqlite:(\/\/)?)?:memory:$/.test(config.databaseUrl)) return undefined;
+  const workers = config.runWorkers ? config.workerConcurrency : 0;
+  if (config.webConcurrency !== undefined) return config.webConcurrency > 1 ? { web: config.webConcurrency, workers } : undefined;
+  if (cores < 2) return undefined;
+  return { web: Math.max(1, cores - workers), workers };
+}

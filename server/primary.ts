@@ -1,4 +1,4 @@
-// The primary process of `npm start` when it runs several (WEB_CONCURRENCY > 1): it prepares the store (the
+// The primary process of `npm start` when it runs several (primary-role.ts `processShape`): it prepares the store (the
 // migrations and the signing key, once, before any other process opens it), then forks the HTTP processes
 // (node:cluster: they share the port, the primary hands each new connection to the next one in turn) and the
 // worker processes (the payout, payment and transfer engines and the webhook dispatcher). It serves no request
@@ -14,7 +14,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { loadSigningKey } from './domain/auth/signing-keys.js';
 import type { Config } from './platform/config.js';
-import { isMessage, type ProcessMessage, type Role, roleVariable } from './primary-role.js';
+import { isMessage, type ProcessMessage, type ProcessShape, type Role, roleVariable } from './primary-role.js';
 import { isLimitQuestion, PrimaryLimitCounts } from './platform/limits/primary-limits.js';
 import { isPostgresUrl, openStore } from './platform/store/database.js';
 
@@ -44,9 +44,9 @@ export interface PrimaryEvents {
  * Runs the primary until SIGTERM or SIGINT (then exits 0), or until a process fails before it is ready (exits
  * 1). `exec` is the entry the processes run (this build's main.js).
  */
-export async function runPrimary(config: Config, log: Logger, exec: string, events: PrimaryEvents): Promise<void> {
+export async function runPrimary(config: Config, shape: ProcessShape, log: Logger, exec: string, events: PrimaryEvents): Promise<void> {
   const limits = !isPostgresUrl(config.databaseUrl) && !config.redisUrl ? new PrimaryLimitCounts() : undefined;
-  const workers = config.runWorkers ? config.workerConcurrency : 0;
+  const { web: webConcurrency, workers } = shape;
   const children = new Set<Child>();
   let stopping = false;
   let announced = false;
@@ -82,8 +82,8 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
         const web = [...children].filter((c) => c.role === 'web');
         // The first HTTP process starts alone, so it has the cores to itself and the service answers sooner;
         // the others follow once it listens.
-        if (!announced && role === 'web' && web.length === 1) for (let i = 1; i < config.webConcurrency; i++) fork('web');
-        if (!announced && web.length === config.webConcurrency && web.every((c) => c.ready)) {
+        if (!announced && role === 'web' && web.length === 1) for (let i = 1; i < webConcurrency; i++) fork('web');
+        if (!announced && web.length === webConcurrency && web.every((c) => c.ready)) {
           announced = true;
           events.listening(message.ready.port ?? 0);
           // The worker processes start once the HTTP ones are up: at start the HTTP processes have the cores to
@@ -150,5 +150,5 @@ export async function runPrimary(config: Config, log: Logger, exec: string, even
   }
   storeReady = true;
   for (const child of children) if (child.awaitingStore) child.worker.send({ storeReady: true } satisfies ProcessMessage);
-  log.info({ web: config.webConcurrency, workers }, 'processes started');
+  log.info({ web: webConcurrency, workers }, 'processes started');
 }

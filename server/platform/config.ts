@@ -1,5 +1,4 @@
 // Configuration, all from the environment (documented in the README). Unset means the embedded default.
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Environment } from './environment.js';
 import { packageRoot } from './package-root.js';
@@ -29,9 +28,12 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Connections open at once; one more is closed as it is accepted. */
   maxConnections: number;
-  /** HTTP processes of `npm start` (server/primary.ts); 1 keeps one process that also runs the workers. */
-  webConcurrency: number;
-  /** Processes running the engines and the webhook dispatcher, beside the HTTP ones (when webConcurrency > 1). */
+  /**
+   * HTTP processes of `npm start` (server/primary-role.ts `processShape`); 1 keeps one process that also runs the
+   * workers; unset, one process per core in all, the worker processes included.
+   */
+  webConcurrency: number | undefined;
+  /** Processes running the engines and the webhook dispatcher, beside the HTTP ones (when there are several). */
   workerConcurrency: number;
 }
 
@@ -99,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...timeouts(env),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1000, 1),
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', availableParallelism(), 1),
+    webConcurrency: env.WEB_CONCURRENCY ? integer(env, 'WEB_CONCURRENCY', 1, 1) : undefined,
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1),
   };
 }
