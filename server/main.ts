@@ -4,18 +4,20 @@
 // On a machine of several cores this process is, by default, the primary of several (primary.ts, the shape in
 // primary-role.ts): HTTP processes and worker processes run this same file, told their role by the primary.
 // With WEB_CONCURRENCY=1, one process does everything.
+//
+// What this file imports before it knows its role is kept small (the build splits the rest into chunks): a primary
+// forks its first HTTP process before it loads anything else, so that process's start is the service's.
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 import { loadConfig } from './platform/config.js';
-import { createLogger } from './platform/log.js';
 import { isSandbox } from './domain/sandbox.js';
 import type { WorkerName } from './domain/services.js';
-import { isPostgresUrl } from './platform/store/database.js';
+import { isPostgresUrl } from './platform/store/store.js';
 import { forkedRole, type ProcessMessage, processShape } from './primary-role.js';
 import type { Started } from './start.js';
 
 const config = loadConfig();
 const role = forkedRole();
-const log = role ? createLogger(config.logLevel).child({ role, pid: process.pid }) : createLogger(config.logLevel);
 const where = isPostgresUrl(config.databaseUrl) ? 'PostgreSQL' : `SQLite at ${config.databaseUrl}`;
 
 /** One line a person can act on, not a stack trace: which address, and why it could not be used. */
@@ -24,7 +26,7 @@ function cannotListen(code: string, message: string): void {
   console.error(`Cannot listen on ${config.host}:${config.port} (${code}): ${why}.`);
 }
 
-function announce(port: number | undefined, fields: Record<string, unknown>, processes?: string): void {
+function announce(log: Logger, port: number | undefined, fields: Record<string, unknown>, processes?: string): void {
   log.info({ port, ...fields, environment: config.environment }, 'listening');
   // An operator must not read "accepted" as "sent": this build has no rail for production (DECISIONS).
   if (!isSandbox(config.environment))
@@ -38,8 +40,8 @@ const shape = role ? undefined : processShape(config);
 if (shape) {
   const { runPrimary } = await import('./primary.js');
   const plural = (n: number, what: string) => `${n} ${what} process${n === 1 ? '' : 'es'}`;
-  await runPrimary(config, shape, log, fileURLToPath(import.meta.url), {
-    listening: (port) => announce(port, { ...shape }, `${plural(shape.web, 'HTTP')}, ${plural(shape.workers, 'worker')}`),
+  await runPrimary(config, shape, fileURLToPath(import.meta.url), {
+    listening: (log, port) => announce(log, port, { ...shape }, `${plural(shape.web, 'HTTP')}, ${plural(shape.workers, 'worker')}`),
     cannotListen,
   });
 } else {
@@ -59,13 +61,15 @@ async function runProcess(): Promise<void> {
         process.send!({ awaitingStore: true } satisfies ProcessMessage);
       })
     : undefined;
-  const [{ CannotListen, start }, { workerNamed }, { primaryLimits }] = await Promise.all([
+  const [{ createLogger }, { CannotListen, start }, { workerNamed }, { primaryLimits }] = await Promise.all([
+    import('./platform/log.js'),
     import('./start.js'),
     import('./domain/services.js'),
     import('./platform/limits/primary-limits.js'),
     role === 'worker' ? undefined : import('./http/app.js'),
   ]);
   await storeReady;
+  const log = role ? createLogger(config.logLevel).child({ role, pid: process.pid }) : createLogger(config.logLevel);
   const send = (message: ProcessMessage) => {
     if (process.connected) process.send!(message);
   };
@@ -114,7 +118,7 @@ async function runProcess(): Promise<void> {
   if (role) {
     log.info({ port, store: started.store.dialect, limits: services.limits.kind }, 'process ready');
     send({ ready: { role, ...(port === undefined ? {} : { port }) } });
-  } else announce(port, { store: started.store.dialect, limits: services.limits.kind });
+  } else announce(log, port, { store: started.store.dialect, limits: services.limits.kind });
 
   let stopping = false;
   async function stop(signal: string): Promise<void> {

@@ -12,11 +12,10 @@
 // as one process's did (README, "Processes": why the file is shared rather than writes handed to one writer).
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { loadSigningKey } from './domain/auth/signing-keys.js';
 import type { Config } from './platform/config.js';
+import type { LimitAnswer, LimitQuestion } from './platform/limits/primary-limits.js';
+import { isPostgresUrl } from './platform/store/store.js';
 import { isMessage, type ProcessMessage, type ProcessShape, type Role, roleVariable } from './primary-role.js';
-import { isLimitQuestion, PrimaryLimitCounts } from './platform/limits/primary-limits.js';
-import { isPostgresUrl, openStore } from './platform/store/database.js';
 
 /** A process that lived this long before it died is restarted at once; one dying sooner waits longer each time. */
 const healthyAfterMs = 10_000;
@@ -34,8 +33,8 @@ interface Child {
 }
 
 export interface PrimaryEvents {
-  /** Every HTTP process listens: the port they share. */
-  listening(port: number): void;
+  /** Every HTTP process listens: the port they share (and the primary's log). */
+  listening(log: Logger, port: number): void;
   /** An HTTP process could not listen (the same for all of them): said once; the primary stops the others and exits 1. */
   cannotListen(code: string, message: string): void;
 }
@@ -44,8 +43,12 @@ export interface PrimaryEvents {
  * Runs the primary until SIGTERM or SIGINT (then exits 0), or until a process fails before it is ready (exits
  * 1). `exec` is the entry the processes run (this build's main.js).
  */
-export async function runPrimary(config: Config, shape: ProcessShape, log: Logger, exec: string, events: PrimaryEvents): Promise<void> {
-  const limits = !isPostgresUrl(config.databaseUrl) && !config.redisUrl ? new PrimaryLimitCounts() : undefined;
+export async function runPrimary(config: Config, shape: ProcessShape, exec: string, events: PrimaryEvents): Promise<void> {
+  // Set once the primary's own code is loaded, which the first HTTP process's start does not wait for: its first
+  // message (asking whether the store is ready) is answered once it is.
+  let log: Logger | undefined;
+  let limits: { answer(question: LimitQuestion): Promise<LimitAnswer> } | undefined;
+  let isLimitQuestion: (message: unknown) => message is LimitQuestion = (_m): _m is LimitQuestion => false;
   const { web: webConcurrency, workers } = shape;
   const children = new Set<Child>();
   let stopping = false;
@@ -85,7 +88,7 @@ export async function runPrimary(config: Config, shape: ProcessShape, log: Logge
         if (!announced && role === 'web' && web.length === 1) for (let i = 1; i < webConcurrency; i++) fork('web');
         if (!announced && web.length === webConcurrency && web.every((c) => c.ready)) {
           announced = true;
-          events.listening(message.ready.port ?? 0);
+          events.listening(log!, message.ready.port ?? 0);
           // The worker processes start once the HTTP ones are up: at start the HTTP processes have the cores to
           // themselves, so the service answers sooner (what a payout created meanwhile waits for is the workers).
           for (let i = 0; i < workers; i++) fork('worker');
@@ -103,13 +106,13 @@ export async function runPrimary(config: Config, shape: ProcessShape, log: Logge
       }
       if (!child.ready && !child.restart) {
         // It failed while the service started (its error is on stderr): the next would too. Stop, as one process would.
-        log.error({ role, pid: worker.process.pid, code, signal }, 'a process failed before it was ready; stopping');
+        log?.error({ role, pid: worker.process.pid, code, signal }, 'a process failed before it was ready; stopping');
         void stopAll(1);
         return;
       }
       failures = Date.now() - child.startedAt >= healthyAfterMs ? 0 : failures + 1;
       const delay = failures === 0 ? 0 : Math.min(maxRestartDelayMs, 100 * 2 ** (failures - 1));
-      log.warn({ role, pid: worker.process.pid, code, signal, restartInMs: delay }, 'process died; starting another');
+      log?.warn({ role, pid: worker.process.pid, code, signal, restartInMs: delay }, 'process died; starting another');
       setTimeout(() => {
         if (!stopping) fork(role, true);
       }, delay);
@@ -129,12 +132,21 @@ export async function runPrimary(config: Config, shape: ProcessShape, log: Logge
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {
-      if (!stopping) log.info({ signal }, 'stopping');
+      if (!stopping) log?.info({ signal }, 'stopping');
       void stopAll(0);
     });
 
   // The first HTTP process loads its code while the store is prepared, and opens it only when told it is ready.
   fork('web');
+  const [{ createLogger }, { openStore }, { loadSigningKey }, primaryLimits] = await Promise.all([
+    import('./platform/log.js'),
+    import('./platform/store/database.js'),
+    import('./domain/auth/signing-keys.js'),
+    import('./platform/limits/primary-limits.js'),
+  ]);
+  log = createLogger(config.logLevel);
+  isLimitQuestion = primaryLimits.isLimitQuestion;
+  if (!isPostgresUrl(config.databaseUrl) && !config.redisUrl) limits = new primaryLimits.PrimaryLimitCounts();
   // The store's migrations and the signing key, before any process opens it: processes starting together on an
   // empty store would otherwise each migrate it (SQLite has no lock for that) and race for the key.
   try {

@@ -19,12 +19,10 @@ import type { Database } from './schema.js';
 import { withWellFormedParameters } from './well-formed-parameters.js';
 
 import type { Store } from './store.js';
+import { isPostgresUrl } from './store.js';
 
 export type { Dialect, Store } from './store.js';
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url);
-}
+export { isPostgresUrl };
 
 // Kysely prepares every query it runs anew, which costs more than running a short one. The service sends the
 // same few hundred SQL texts over and over, so each is prepared once and its statement reused (SQLite
