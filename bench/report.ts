@@ -277,7 +277,11 @@ function markdown(results: Results): string {
             `${r.createS} s (${r.createdPerSec}/s)`,
             `${r.totalS} s`,
             String(r.payoutsPerSec),
-            r.serverCpuMsPerPayout === undefined ? '' : `${r.serverCpuMsPerPayout} ms`,
+            r.serverCpuMsPerPayout === undefined
+              ? ''
+              : `${r.serverCpuMsPerPayout} ms (${Object.entries(r.cpuMsPerPayoutByRole ?? {})
+                  .map(([role, ms]) => `${role} ${ms}`)
+                  .join(', ')}; benchmark ${r.benchCpuMsPerPayout})`,
             Object.entries(r.deliveries)
               .map(([k, v]) => `${k} ${v}`)
               .join(', '),
