@@ -90,25 +90,17 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
   };
 }
 
-/** How long a write waits for another process's write to end (SQLite's busy timeout), in ms. */
-const busyTimeoutMs = 5000;
-
 /**
  * SQLite transactions that take the write lock as they begin. Several processes of one service share the file
  * (README, "Processes"): a transaction begun deferred reads first, and when another process commits before it
  * writes, SQLite refuses its first write at once (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out). Begun
- * immediate, it waits until no other process writes, then holds the lock to its end: transactions of all
- * processes run one at a time, as those of one process always did, which is what the compare-and-set
- * transitions, the count limits and the idempotency keys rely on. Reads never wait (WAL).
- *
- * The wait is the event loop's, not SQLite's: the busy timeout sleeps inside the call, and a process held there
- * answers nothing (in the pipeline, HTTP processes spent a fifth of their time so). So `begin immediate` is tried
- * without it, and while another process writes this one goes on with its other work, trying again each
- * millisecond (up to the busy timeout). A write outside a transaction (one statement) still waits in SQLite.
+ * immediate, it waits (busy_timeout) until no other process writes, then holds the lock to its end: transactions
+ * of all processes run one at a time, as those of one process always did, which is what the compare-and-set
+ * transitions, the count limits and the idempotency keys rely on. Reads outside a transaction never wait (WAL).
+ * The wait is SQLite's, inside the call: waiting on the event loop instead was tried and measured no faster
+ * (bench/README.md, "Every core").
  */
-function withImmediateTransactions(dialect: SqliteDialect, sqlite: SQLite.Database): KyselyDialect {
-  const noWait = sqlite.prepare('pragma busy_timeout = 0');
-  const wait = sqlite.prepare(`pragma busy_timeout = ${busyTimeoutMs}`);
+function withImmediateTransactions(dialect: SqliteDialect): KyselyDialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
@@ -116,19 +108,7 @@ function withImmediateTransactions(dialect: SqliteDialect, sqlite: SQLite.Databa
     createDriver: () => {
       const driver = dialect.createDriver();
       driver.beginTransaction = async (connection) => {
-        const deadline = Date.now() + busyTimeoutMs;
-        for (let attempt = 0; ; attempt++) {
-          noWait.get();
-          try {
-            await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-            return;
-          } catch (err) {
-            if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
-          } finally {
-            wait.get();
-          }
-          await new Promise((resolve) => (attempt === 0 ? setImmediate(resolve) : setTimeout(resolve, 1)));
-        }
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
       };
       return driver;
     },
@@ -153,7 +133,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     registerCaseFolding(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     // A checkpoint runs inside a commit, on the event loop, and waits for fsync: every 1,000 pages (the
     // default) stalls writes often. Every 10,000 pages (a WAL of about 40 MB) stalls them a tenth as often,
@@ -163,7 +143,7 @@ export async function openStore(url: string, options: { migrate?: boolean; poolS
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
     const db = new Kysely<Database>({
-      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }), sqlite)),
+      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }))),
     });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
