@@ -49,6 +49,42 @@ export function cpuTicks(pid: number): number | undefined {
   }
 }
 
+/** The process and every descendant (a primary and the processes it forked), from /proc/<pid>/task/<pid>/children. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${tree[i]}/task/${tree[i]}/children`, 'utf8').trim();
+      if (children) tree.push(...children.split(' ').map(Number));
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return tree;
+}
+
+/** CPU ticks of the process and its descendants now; undefined where /proc cannot tell. */
+export function treeCpuTicks(pid: number): number | undefined {
+  let sum: number | undefined;
+  for (const p of processTree(pid)) {
+    const ticks = cpuTicks(p);
+    if (ticks !== undefined) sum = (sum ?? 0) + ticks;
+  }
+  return sum;
+}
+
+/** A process's role in npm start's process model (PAYOUT_SERVICE_ROLE in its environment), or undefined. */
+export function processRole(pid: number): string | undefined {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((e) => e.startsWith('PAYOUT_SERVICE_ROLE='));
+    return entry?.slice('PAYOUT_SERVICE_ROLE='.length);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Run {
   result: autocannon.Result;
   /** Latency of every 2xx response in ms, at full resolution (autocannon's own histogram keeps whole ms). */

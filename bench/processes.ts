@@ -67,6 +67,9 @@ async function startChild(command: string, args: string[], env: NodeJS.ProcessEn
 
 export interface ServiceEnv {
   DATABASE_URL: string;
+  /** HTTP processes (1 unless given: the parts that measure one process; '' for npm start's default shape). */
+  WEB_CONCURRENCY?: string;
+  WORKER_CONCURRENCY?: string;
   SANDBOX_STEP_MS?: string;
   RUN_WORKERS?: string;
   LOG_LEVEL?: string;
@@ -75,7 +78,8 @@ export interface ServiceEnv {
 
 /**
  * The service as deployed (NODE_ENV=production: response validation off, info logs) with the rate limit
- * raised out of the way and private webhook targets allowed (the receiver is on 127.0.0.1).
+ * raised out of the way and private webhook targets allowed (the receiver is on 127.0.0.1), in one process unless
+ * `WEB_CONCURRENCY` says otherwise.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there when it stops.
  */
 export async function startService(env: ServiceEnv): Promise<Child> {
@@ -90,6 +94,7 @@ export async function startService(env: ServiceEnv): Promise<Child> {
       RATE_LIMIT_PER_MINUTE: '1000000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       SANDBOX_STEP_MS: '2000',
+      WEB_CONCURRENCY: '1',
       ...env,
     },
     port,
@@ -101,4 +106,16 @@ export async function startService(env: ServiceEnv): Promise<Child> {
 export async function startBaseline(): Promise<Child> {
   const port = await freePort();
   return startChild(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], { NODE_ENV: 'production' }, port, '/fixed');
+}
+
+/** The bare pipeline of bare-pipeline-server.ts on `databaseUrl`, in `processes` processes, delivering to `receiverUrl`. */
+export async function startBarePipeline(databaseUrl: string, receiverUrl: string, processes: number): Promise<Child> {
+  const port = await freePort();
+  return startChild(
+    process.execPath,
+    ['--import', 'tsx', 'bench/bare-pipeline-server.ts'],
+    { NODE_ENV: 'production', DATABASE_URL: databaseUrl, RECEIVER_URL: receiverUrl, PROCESSES: String(processes) },
+    port,
+    '/health',
+  );
 }

@@ -4,10 +4,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './http/app.js';
 import type { Config } from './platform/config.js';
-import { listen } from './http/listen.js';
-import { createServices, type Services, workersOf } from './domain/services.js';
+import { createServices, type Services, type WorkerName, workersOf } from './domain/services.js';
+import type { Limits } from './platform/limits/limits.js';
 import { openStore, type Store } from './platform/store/database.js';
 import type { Resolver } from './domain/webhooks/address-guard.js';
 
@@ -35,6 +34,11 @@ export interface StartOptions {
   resolve?: Resolver;
   /** The clock of token issue and expiry (tests move it). */
   now?: () => number;
+  /** Migrate the store on open (default true; a process of several finds it migrated by the primary). */
+  migrate?: boolean;
+  /** In a process of several (server/primary.ts): where the limits count and who hears of wakes (createServices). */
+  limits?: Limits;
+  wakeElsewhere?: (worker: WorkerName) => void;
 }
 
 export interface Started {
@@ -57,16 +61,20 @@ export async function start(options: StartOptions): Promise<Started> {
   const store = await openStore(config.databaseUrl, {
     environment: config.environment,
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
   });
   let services: Services;
   try {
-    services = await createServices(store, config, log, { resolve: options.resolve, now: options.now });
+    const { resolve, now, limits, wakeElsewhere } = options;
+    services = await createServices(store, config, log, { resolve, now, limits, wakeElsewhere });
   } catch (err) {
     await store.close();
     throw err;
   }
   let server: Server | undefined;
   if (options.http) {
+    // Loaded here, not with this module: a process without HTTP (a worker process, the admin CLI) never loads Express.
+    const [{ createApp }, { listen }] = await Promise.all([import('./http/app.js'), import('./http/listen.js')]);
     try {
       server = await listen(createApp(services, config), options.http.port, options.http.host, config);
     } catch (err) {

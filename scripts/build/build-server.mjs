@@ -1,4 +1,5 @@
-// `npm run build`: compiles the server into one ES module, dist/server/main.js, so that `npm start` runs
+// `npm run build`: compiles the server into an ES module, dist/server/main.js (and the chunks it imports when needed,
+// dist/server/chunks/), so that `npm start` runs
 // JavaScript with node instead of compiling TypeScript at every start (README: "Fast start"). `prepare`, which
 // `npm ci` and `npm install` run, builds it; `npm start` (start-server.mjs) checks it first and rebuilds only when
 // a file of the last build changed, so an edit to server/ never starts as old code. Plain JavaScript itself,
@@ -12,7 +13,7 @@
 // modules in place. What the server reads at run time (generated/*/openapi.json, docs/dist) it finds from the
 // package root (server/platform/package-root.ts).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,7 @@ const sourceDirs = ['server', 'generated'];
 /** ES-module packages compiled into the bundle; every other package is imported from node_modules at run time. */
 const bundledPackages = ['kysely', 'jose'];
 const manifestName = '.build.json';
+const chunksDir = 'chunks';
 
 const packageName = (specifier) =>
   specifier
@@ -99,7 +101,12 @@ export async function buildServer(root = packageRoot, outDir = join(root, 'dist'
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
-    outfile: join(outDir, output),
+    // The entry and chunks of code it imports only when needed (start.ts imports the HTTP app for a process that
+    // serves HTTP): the primary of several processes and the worker processes never load Express or the validator.
+    outdir: join(outDir, 'server'),
+    entryNames: '[name]',
+    chunkNames: `${chunksDir}/[name]-[hash]`,
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -130,10 +137,18 @@ export async function buildServer(root = packageRoot, outDir = join(root, 'dist'
     if (file.startsWith('node_modules/')) continue; // covered by the package versions in the key
     inputs[file] = before.get(file) ?? fileState(join(root, file));
   }
-  // The map before the code that names it, and the manifest last: it vouches for what is already in place.
-  const files = [...result.outputFiles].sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')));
+  // Maps before the code that names them, chunks before the entry that imports them, and the manifest last: it
+  // vouches for what is already in place.
+  const order = (f) => (f.path.endsWith('.map') ? 0 : f.path === join(outDir, output) ? 2 : 1);
+  const files = [...result.outputFiles].sort((a, b) => order(a) - order(b));
   files.push({ path: join(outDir, manifestName), contents: JSON.stringify({ key, output, inputs }) });
   for (const file of files) replaceFile(file.path, file.contents);
+  // Chunks of earlier builds (their names carry their content's hash) go; only a process that started on the old
+  // build and imports a chunk it had not loaded yet would miss one, and each process loads its chunks as it starts.
+  const written = new Set(files.map((f) => resolve(f.path)));
+  const chunks = join(outDir, 'server', chunksDir);
+  for (const name of existsSync(chunks) ? readdirSync(chunks) : [])
+    if (!written.has(resolve(chunks, name))) rmSync(join(chunks, name), { force: true });
   return reason;
 }
 

@@ -77,6 +77,14 @@ export async function createServices(
     resolve?: Resolver;
     /** The clock of token issue and expiry (tests move it). The limits count on Date.now, as rate-limiter-flexible does. */
     now?: () => number;
+    /** Where the limits count, when not where the store says (openLimits): the primary's, in a process of several. */
+    limits?: Limits;
+    /**
+     * Told of every wake this process gives its workers, for the workers of the service's other processes (several
+     * processes: server/primary.ts). A write in an HTTP process then starts the engine or dispatcher at once where
+     * they run, rather than at their next poll.
+     */
+    wakeElsewhere?: (worker: WorkerName) => void;
   } = {},
 ): Promise<Services> {
   const { environment } = config;
@@ -86,7 +94,7 @@ export async function createServices(
   const sandbox = isSandbox(environment);
   const rail = sandbox ? sandboxRail : noRail;
   const payees = new Payees(store);
-  const limits = await openLimits(store, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, log);
+  const limits = options.limits ?? (await openLimits(store, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, log));
   const now = options.now ?? Date.now;
   const credentials = new Credentials(store, new ClientGenerations(store, { now }), { now });
   const sessionLiveness = new SessionLiveness(store, { idleMs: config.consoleIdleTimeoutMs, now });
@@ -116,7 +124,7 @@ export async function createServices(
       pollMs: engineSettings(config).pollMs,
       batchSize: 200,
       settleMs: 5,
-      onProgress: () => dispatcher.wake(),
+      onProgress: () => wake('webhooks'),
     },
     log,
   );
@@ -128,7 +136,7 @@ export async function createServices(
       stepMs: config.sandboxStepMs,
       pollMs: engineSettings(config).pollMs,
       batchSize: 200,
-      onProgress: () => dispatcher.wake(),
+      onProgress: () => wake('webhooks'),
     },
     log,
   );
@@ -140,10 +148,20 @@ export async function createServices(
       stepMs: config.sandboxStepMs,
       pollMs: engineSettings(config).pollMs,
       batchSize: 200,
-      onProgress: () => dispatcher.wake(),
+      onProgress: () => wake('webhooks'),
     },
     log,
   );
+  const local: Record<WorkerName, { wake(): void }> = {
+    payouts: engine,
+    payments: paymentEngine,
+    transfers: transferEngine,
+    webhooks: dispatcher,
+  };
+  function wake(worker: WorkerName): void {
+    local[worker].wake(); // a no-op where this process runs no workers
+    options.wakeElsewhere?.(worker);
+  }
   return {
     store,
     log,
@@ -157,8 +175,8 @@ export async function createServices(
       stepMs: config.sandboxStepMs,
       environment,
       onChange: () => {
-        engine.wake();
-        dispatcher.wake();
+        wake('payouts');
+        wake('webhooks');
       },
     }),
     webhooks,
@@ -169,8 +187,8 @@ export async function createServices(
     banking: new Banking(store, log, {
       stepMs: config.sandboxStepMs,
       onChange: () => {
-        transferEngine.wake();
-        dispatcher.wake();
+        wake('transfers');
+        wake('webhooks');
       },
       environment,
       firstDecision: sandbox ? sandboxDecision : noDecision,
@@ -183,8 +201,8 @@ export async function createServices(
       stepMs: config.sandboxStepMs,
       environment,
       onChange: () => {
-        paymentEngine.wake();
-        dispatcher.wake();
+        wake('payments');
+        wake('webhooks');
       },
     }),
     paymentEngine,
@@ -204,6 +222,16 @@ export async function createServices(
 /** How often the engines look for due work: often enough to keep SANDBOX_STEP_MS, at most every 250 ms. */
 function engineSettings(config: Config) {
   return { pollMs: Math.max(10, Math.min(250, config.sandboxStepMs || 10)) };
+}
+
+/** The background workers, by the name a wake from another process gives. */
+export type WorkerName = 'payouts' | 'payments' | 'transfers' | 'webhooks';
+
+export const workerNames: readonly WorkerName[] = ['payouts', 'payments', 'transfers', 'webhooks'];
+
+/** The worker of that name (to wake it when another process wrote work for it). */
+export function workerNamed(s: Services, name: WorkerName): { wake(): void } {
+  return { payouts: s.engine, payments: s.paymentEngine, transfers: s.transferEngine, webhooks: s.dispatcher }[name];
 }
 
 /** The background workers of a process, started and stopped together (RUN_WORKERS). */

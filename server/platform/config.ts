@@ -38,6 +38,13 @@ export interface Config {
    * arrive at (behind a proxy that ends TLS): console requests must come from it, and over https the session cookie
    * is `Secure` and `__Host-`. Unset: the origin of each request (its scheme and Host). */
   publicOrigin: string | undefined;
+  /**
+   * HTTP processes of `npm start` (server/primary-role.ts `processShape`); 1 keeps one process that also runs the
+   * workers; unset, one process per core in all, the worker processes included.
+   */
+  webConcurrency: number | undefined;
+  /** Processes running the engines and the webhook dispatcher, beside the HTTP ones (when there are several). */
+  workerConcurrency: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -123,5 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleIdleTimeoutMs: integer(env, 'CONSOLE_IDLE_SECONDS', 30 * 60, 1) * 1000,
     consoleSessionLifetimeMs: integer(env, 'CONSOLE_SESSION_SECONDS', 12 * 60 * 60, 1) * 1000,
     publicOrigin: publicOrigin(env),
+    webConcurrency: env.WEB_CONCURRENCY ? integer(env, 'WEB_CONCURRENCY', 1, 1) : undefined,
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1),
   };
 }

@@ -19,3 +19,12 @@ export async function createMerchantWithCli(databaseUrl: string, name: string): 
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ProvisionedMerchant;
 }
+
+/** `npm run admin -- rotate-secret --client-id X --json`: the client's new secret; the old one and its tokens end. */
+export async function rotateSecretWithCli(databaseUrl: string, clientId: string): Promise<string> {
+  const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'rotate-secret', '--client-id', clientId, '--json'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  return (JSON.parse(stdout.trim().split('\n').at(-1)!) as { clientSecret: string }).clientSecret;
+}

@@ -1,4 +1,5 @@
-// Crash: the real server runs as a child process (as `npm start` runs it) and is SIGKILLed twice under a
+// Crash: the real server runs as a child process (as `npm start` runs it, in one process and as a primary with
+// its HTTP and worker processes) and is SIGKILLed twice under a
 // steady payout load, each time restarted on the same store and port while the load keeps going. Proves,
 // on SQLite and on PostgreSQL: every payout the service accepted (202) is still there and reaches the
 // final state its test account decides; each payout's events in the store are exactly its expected
@@ -32,7 +33,14 @@ const crashes = 2;
 /** Payouts accepted between one (re)start and the next kill: the load is well under way when it dies. */
 const acceptedBetweenKills = 150;
 
-describe.each(stores)('crash and restart on $name', (kind) => {
+// npm start's shapes: one process doing everything, and a primary with two HTTP processes and a worker process
+// (SIGKILL to the primary takes its processes down with it, as a machine's crash would).
+const shapes = stores.flatMap((kind) => [
+  { kind, name: `${kind.name}, one process`, env: { WEB_CONCURRENCY: '1' } },
+  { kind, name: `${kind.name}, two HTTP processes and a worker process`, env: { WEB_CONCURRENCY: '2', WORKER_CONCURRENCY: '1' } },
+]);
+
+describe.each(shapes)('crash and restart on $name', ({ kind, name, env: shape }) => {
   let db: Awaited<ReturnType<typeof kind.fresh>> | undefined;
   let receiver: WebhookReceiver | undefined;
   let store: Store | undefined;
@@ -51,7 +59,7 @@ describe.each(stores)('crash and restart on $name', (kind) => {
   });
 
   it('keeps and finishes every accepted payout and delivers no event twice', { timeout: 150_000 }, async () => {
-    const env = { DATABASE_URL: db!.url, SANDBOX_STEP_MS: '50' };
+    const env = { DATABASE_URL: db!.url, SANDBOX_STEP_MS: '50', ...shape };
     let server = await startServerProcess(env);
     const merchant = await createMerchantWithCli(db!.url, 'Crash Test Co');
     // No retries of the client's own: the load retries itself (payout-load.ts), and counts the attempts that found
@@ -181,7 +189,7 @@ describe.each(stores)('crash and restart on $name', (kind) => {
     // Claimed and never recorded: sent or being sent when a process died (the receiver may have got some).
     const unrecordedAtKills = deliveries.filter((d) => d.outcome === 'sending' || d.outcome === 'unknown').length;
     console.log(
-      `crash on ${kind.name}: ${result.attempts} requests in ${result.elapsedMs} ms, ${result.accepted.length} accepted, ` +
+      `crash on ${name}: ${result.attempts} requests in ${result.elapsedMs} ms, ${result.accepted.length} accepted, ` +
         `${result.connectionErrors} without an answer; ${crashes} SIGKILLs, restarts took ${downtimesMs.join(' and ')} ms; ` +
         `${payouts.length} payouts stored, all final; ${events.length} events, ${received.length} delivered, ` +
         `${lost.length} lost (deliveries claimed but not recorded at a kill: ${unrecordedAtKills})`,

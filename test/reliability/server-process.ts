@@ -22,12 +22,16 @@ export interface ServerProcess {
   pid: number;
   /** Counts of the JSON log lines by their `msg`, for what a test wants to know of this instance's work. */
   logged: Map<string, number>;
+  /** The JSON log lines (the first 50,000), for a test that asks which of the instance's processes did what. */
+  entries: Record<string, unknown>[];
   /** The log lines at level error or above (the first 20). */
   failures: string[];
   /** The last lines the process wrote to stderr (for failure messages). */
   errors(): string;
   /** Sends `signal` and resolves once the process has exited. */
   kill(signal: NodeJS.Signals): Promise<void>;
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited(): Promise<number | string>;
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -60,6 +64,7 @@ export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutM
     if (stderr.length > 50) stderr.shift();
   });
   const logged = new Map<string, number>();
+  const entries: Record<string, unknown>[] = [];
   const failures: string[] = [];
   const listening = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
@@ -80,6 +85,7 @@ export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutM
       if (!line.startsWith('{')) return;
       try {
         const entry = JSON.parse(line) as { msg?: unknown; level?: unknown };
+        if (entries.length < 50_000) entries.push(entry);
         const msg = String(entry.msg);
         logged.set(msg, (logged.get(msg) ?? 0) + 1);
         if (Number(entry.level) >= 50 && failures.length < 20) failures.push(line);
@@ -101,11 +107,16 @@ export async function startServerProcess(env: ServerEnv, port = 0, startTimeoutM
     baseUrl: `http://127.0.0.1:${actualPort}`,
     pid: child.pid!,
     logged,
+    entries,
     failures,
     errors: () => stderr.join('\n'),
     async kill(signal) {
       if (!exited(child)) child.kill(signal);
       await waitForExit(child);
+    },
+    async exited() {
+      await waitForExit(child);
+      return child.exitCode ?? child.signalCode!;
     },
   };
 }

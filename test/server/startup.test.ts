@@ -1,20 +1,37 @@
 // `npm start` as a process (scripts/build/start-server.mjs, what it runs: the built server, rebuilt first if server/
 // changed): on a port another process holds, it exits 1 with one line naming the port and EADDRINUSE
-// (server/main.ts), instead of a stack trace. Spawns the server, so it runs in the slow tier.
+// (server/main.ts), instead of a stack trace, in one process and as a primary of several (said once for all). Spawns the server, so it runs in the slow tier.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startServerArgs } from '../../scripts/build/start-command.js';
 
-describe('npm start on a port in use', () => {
+const shapes = [
+  { shape: 'one process (an in-memory store is one process alone)', env: { DATABASE_URL: ':memory:' } },
+  { shape: 'two HTTP processes', env: { WEB_CONCURRENCY: '2' } },
+];
+
+describe.each(shapes)('npm start on a port in use, $shape', ({ env }) => {
   it('exits non-zero with one line naming the port and EADDRINUSE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'startup-'));
     const holder = createServer();
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
     const port = (holder.address() as AddressInfo).port;
     try {
       const child = spawn(process.execPath, startServerArgs(), {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: ':memory:', RUN_WORKERS: 'false' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: join(dir, 'store.sqlite'),
+          RUN_WORKERS: 'false',
+          LOG_LEVEL: 'warn',
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -27,6 +44,7 @@ describe('npm start on a port in use', () => {
       expect(lines[0]).toContain('EADDRINUSE');
     } finally {
       holder.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 // Where the service's limits are counted: the per-caller rate limit (http/rate-limit.ts) and the failed token
-// request limits (auth/failed-attempts.ts). On the embedded store, in this process's memory; on PostgreSQL, in the
+// request limits (auth/failed-attempts.ts). On the embedded store, in this process's memory (with several processes,
+// in the primary process's, asked over IPC: primary-limits.ts); on PostgreSQL, in the
 // store's own `rate_limits` table (migration 0015), or in Redis when REDIS_URL is set: with N instances on one
 // database every instance counts against the same budget, where per-process memory gave a caller N budgets.
 // rate-limiter-flexible counts in all three: a fixed window per key that opens at the key's first count and
@@ -39,7 +40,8 @@ export interface Limiter {
 /** The limits' store failed: nothing is known about the count. */
 export class LimitStoreUnavailable extends Error {}
 
-export type LimitStoreKind = 'memory' | 'postgres' | 'redis';
+/** `primary`: the embedded store's counts when `npm start` runs several processes, kept by the primary (primary-limits.ts). */
+export type LimitStoreKind = 'memory' | 'primary' | 'postgres' | 'redis';
 
 export interface Limits {
   /** Where the counts live: this process's memory, or a store every instance shares. */

@@ -3,8 +3,8 @@
 // owner take turns (turns.ts), so concurrent requests cannot all count the same rows and each add one more.
 // On PostgreSQL (read committed) the turn is keyed by the collection and its owner, taken before counting and
 // released at commit; no owner row is locked, so other writes to it are not held up. SQLite runs one
-// transaction at a time (the driver holds its one connection for the whole transaction), so the count there is
-// always current.
+// transaction at a time (the driver holds its one connection for the whole transaction, and processes sharing the
+// file hold its write lock from `begin immediate`: database.ts), so the count there is always current.
 import type { Transaction } from 'kysely';
 import { Problem } from '../problems.js';
 import type { Store } from './database.js';

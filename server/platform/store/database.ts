@@ -3,7 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  type Dialect as KyselyDialect,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import { registerCaseFolding } from './case-folding.js';
 import type { Environment } from '../environment.js';
 import { migrateToLatest } from './migrate.js';
@@ -12,12 +20,10 @@ import type { Database } from './schema.js';
 import { withWellFormedParameters } from './well-formed-parameters.js';
 
 import type { Store } from './store.js';
+import { isPostgresUrl } from './store.js';
 
 export type { Dialect, Store } from './store.js';
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url);
-}
+export { isPostgresUrl };
 
 // Kysely prepares every query it runs anew, which costs more than running a short one. The service sends the
 // same few hundred SQL texts over and over, so each is prepared once and its statement reused (SQLite
@@ -85,6 +91,31 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
   };
 }
 
+/**
+ * SQLite transactions that take the write lock as they begin. Several processes of one service share the file
+ * (README, "Processes"): a transaction begun deferred reads first, and when another process commits before it
+ * writes, SQLite refuses its first write at once (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out). Begun
+ * immediate, it waits (busy_timeout) until no other process writes, then holds the lock to its end: transactions
+ * of all processes run one at a time, as those of one process always did, which is what the compare-and-set
+ * transitions, the count limits and the idempotency keys rely on. Reads outside a transaction never wait (WAL).
+ * The wait is SQLite's, inside the call: waiting on the event loop instead was tried and measured no faster
+ * (bench/README.md, "Every core").
+ */
+function withImmediateTransactions(dialect: SqliteDialect): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: () => {
+      const driver = dialect.createDriver();
+      driver.beginTransaction = async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      };
+      return driver;
+    },
+  };
+}
+
 export async function openStore(
   url: string,
   options: { migrate?: boolean; poolSize?: number; environment?: Environment } = {},
@@ -115,7 +146,9 @@ export async function openStore(
     sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new SqliteDialect({ database: statements })) });
+    const db = new Kysely<Database>({
+      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }))),
+    });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (options.migrate !== false) {

@@ -26,7 +26,7 @@
 //
 // Why duplicates wait rather than race: a loser whose own work fails (the first of 20 duplicate debits leaves
 // too little for the rest) would answer 422 instead of replaying. So each key's transaction first takes its turn
-// (turns.ts: an advisory lock on PostgreSQL; SQLite runs one transaction at a time), then looks for the stored
+// (turns.ts: an advisory lock on PostgreSQL; SQLite runs one transaction at a time, across processes too), then looks for the stored
 // response. On SQLite the creates of one turn of the event loop share a commit (group-commit.ts). The key's primary
 // key stays as the last resort: should two writers still both get past the turn
 // (an instance of an earlier release during a rolling upgrade), the second's insert fails and it replays.

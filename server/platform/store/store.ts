@@ -10,3 +10,8 @@ export interface Store {
   dialect: Dialect;
   close(): Promise<void>;
 }
+
+/** Whether a DATABASE_URL names PostgreSQL (otherwise it is an embedded SQLite file). Here, apart from the drivers. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}

@@ -2,7 +2,7 @@
 // idempotency key). On PostgreSQL (read committed) a turn is a transaction-scoped advisory lock on a 64-bit
 // hash of the name, held until commit or rollback, so the next one's statements see what the last committed;
 // no row is locked, so other writes are not held up. SQLite needs none: the driver runs one transaction at a
-// time on its one connection.
+// time on its one connection, and the processes sharing the file each begin theirs immediate (database.ts).
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
