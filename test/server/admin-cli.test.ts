@@ -135,6 +135,7 @@ describe.each(stores)('npm run admin -- unlink on $name', (kind) => {
 });
 
 describe.each(stores)('npm run admin -- create-console-user on $name', (kind) => {
+  // Seven runs of the CLI, each a process of its own.
   it('makes a console user of a merchant or a partner who signs in with that password, never printing it', async () => {
     const { url: databaseUrl, drop } = await kind.fresh();
     const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', ...args], env(databaseUrl));
@@ -178,12 +179,10 @@ describe.each(stores)('npm run admin -- create-console-user on $name', (kind) =>
         'A console user with the email address ada@acme.EXAMPLE exists already.',
       ],
       [['--merchant', '1', '--email', 'short@acme.example', '--password', 'too short'], 'The password must be 12 to 200 characters'],
-      [['--merchant', '9', '--email', 'nine@acme.example', '--password', password], 'No merchant 9.'],
       [
         ['--merchant', '1', '--partner', '1', '--email', 'both@acme.example', '--password', password],
         'Give one of --merchant and --partner.',
       ],
-      [['--merchant', '1', '--email', 'not-an-address', '--password', password], 'is not an email address'],
     ];
     for (const [args, message] of refusals) {
       const refused = await admin('create-console-user', ...args).then(
@@ -211,7 +210,7 @@ describe.each(stores)('npm run admin -- create-console-user on $name', (kind) =>
       await service.stop();
       await drop();
     }
-  });
+  }, 120_000);
 });
 
 describe('npm run admin', () => {
