@@ -499,6 +499,7 @@ export interface components {
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Cookie"];
                 [name: string]: unknown;
             };
             content: {
@@ -587,6 +588,7 @@ export interface components {
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Cache-Control": components["headers"]["Cache-Control"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate-Cookie"];
                 [name: string]: unknown;
             };
             content: {
@@ -643,6 +645,8 @@ export interface components {
         "Access-Control-Allow-Origin": "*";
         /** @description Always `no-store`: every response of the API is private to its caller (tokens, payees' personal data, account details, payment records, problems that may name them), so no browser, proxy or CDN may keep a copy (RFC 9111 section 5.2.2.5; RFC 6749 section 5.1 asks the same of token responses). */
         "Cache-Control": "no-store";
+        /** @description The challenge of a console request without a live session, or of a refused sign-in: the `Cookie` scheme of the Cookie-based HTTP Authentication draft (draft-broyer-http-cookie-auth), naming where to sign in. */
+        "WWW-Authenticate-Cookie": string;
         /** @description Seconds to wait before retrying (RFC 9110, section 10.2.3). */
         "Retry-After": number;
         /** @description The session cookie, emptied and expired, so the browser forgets it (served over https, the `__Host-` name and `Secure`). */

@@ -27,6 +27,7 @@ import type { OperationHandler } from '../../server/http/operation-handler.js';
 import { bodyParsers } from '../../server/http/request-body.js';
 import { requestId } from '../../server/http/request-id.js';
 import { requestTarget } from '../../server/http/request-target.js';
+import { noSession } from '../../server/domain/console/sessions.js';
 import { Problem } from '../../server/platform/problems.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -174,8 +175,7 @@ function consoleScheme(scheme: Json, schemes: Json[]): (req: Request) => Promise
   const csrf = schemes.find((s) => s.type === 'apiKey' && s.in === 'header')?.name as string | undefined;
   const changes = (req: Request) => !['GET', 'HEAD'].includes(req.method);
   return async (req) => {
-    if (scheme.in === 'cookie' && !cookiesOf(req.headers.cookie)[scheme.name])
-      throw new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.');
+    if (scheme.in === 'cookie' && !cookiesOf(req.headers.cookie)[scheme.name]) throw noSession();
     const header = scheme.in === 'header' ? String(scheme.name) : changes(req) ? csrf : undefined;
     if (header !== undefined && typeof req.headers[header.toLowerCase()] !== 'string')
       throw new Problem('forbidden', `Send the session's CSRF token in the ${header} header.`);

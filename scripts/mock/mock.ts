@@ -1,5 +1,5 @@
 // `npm run mock`: Prism mocks of every group (scripts/mock/servers.ts), until Ctrl-C or SIGTERM.
-//   MOCK_PORT_BASE=4010   group i of generated/index.ts listens on base + i (merchant 4010 ... counterparty 4014)
+//   MOCK_PORT_BASE=4010   group i of generated/index.ts listens on base + i (merchant 4010 ... console 4015)
 //   MOCK_DYNAMIC=true     or --dynamic: responses generated from the schemas instead of the examples
 import { groups } from '../../generated/index.js';
 import { defaultPortBase, startMocks } from './servers.js';

@@ -7,6 +7,7 @@
 // body it accepts is never refused as invalid. Fixed seed; FUZZ_SEED, FUZZ_RUNS scale it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBrowser, newConsoleUser } from '../support/console.js';
 import { groups } from '../../generated/index.js';
 import { FailedAttempts } from '../../server/domain/auth/failed-attempts.js';
 import { maxWebhooksPerMerchant } from '../../server/domain/webhooks/webhook-registrations.js';
@@ -21,9 +22,13 @@ import { parameterFits, type Pools, poolsFor, seedBodies, validBody, validParame
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_122);
 /** Runs per operation and input kind (half that for wrong parameters): about 16,000 requests at the default. */
 const runs = Number(process.env.FUZZ_RUNS ?? 150);
+/** A console sign-in checks a scrypt hash, slow on purpose (console/passwords.ts): fewer runs keep it in its time. */
+const runsOf = (o: { operationId: string }) => (o.operationId === 'signInToConsole' ? Math.min(runs, 25) : runs);
 
 let service: RunningService;
 let tenant: Tenant;
+/** The tenant merchant's console user and session. */
+let consoleUser: { email: string; password: string; cookie: string; csrfToken: string };
 const sent = { requests: 0, byStatus: new Map<number, number>() };
 /** Ids the fuzzer's own successful requests made, by the property or parameter name that takes them. */
 const grown: Record<string, (string | number)[]> = {};
@@ -54,6 +59,12 @@ beforeAll(async () => {
   service.services.paymentEngine.start();
   service.services.transferEngine.start();
   tenant = await newTenant(service, 'Fuzz');
+  // The console's operations go as the tenant merchant's console user, in a session signed in here.
+  // The documented sign-in's address and password, which the valid bodies draw from the contract's examples.
+  const user = await newConsoleUser(service, { kind: 'merchant', id: tenant.merchantId }, 'ada@northwind.example');
+  const browser = new ConsoleBrowser(service);
+  expect((await browser.signIn(user.email)).status).toBe(201);
+  consoleUser = { email: user.email, password: user.password, cookie: browser.cookie!, csrfToken: browser.csrfToken! };
   // The tenant's payments are completed before the fuzzing, so that simulatePaymentReturn can succeed in each
   // group whatever the machine's pace: the payment engine is stepped with a clock moved on by one step at a time.
   for (let step = 1, start = Date.now(); step <= 10; step++) await service.services.paymentEngine.round(start + step * 10_000);
@@ -107,7 +118,9 @@ async function call(
     else if (/^[\x21-\x7e]{1,1000}$/.test(String(value))) headers[p.name] = String(value);
   }
   for (const [name, value] of Object.entries(options.extraQuery ?? {})) query.append(name, value);
-  if (o.caller !== 'none') headers.authorization = `Bearer ${o.caller === 'merchant' ? tenant.merchantToken : tenant.partnerToken}`;
+  if (o.group === 'console')
+    Object.assign(headers, { origin: service.baseUrl, cookie: consoleUser.cookie, 'x-csrf-token': consoleUser.csrfToken });
+  else if (o.caller !== 'none') headers.authorization = `Bearer ${o.caller === 'merchant' ? tenant.merchantToken : tenant.partnerToken}`;
   if (options.body) headers['content-type'] = options.body.contentType;
   const url = `${service.baseUrl}${path}${query.size ? `?${query}` : ''}`;
   const response = await fetch(url, { method: o.method.toUpperCase(), headers, body: options.body?.text });
@@ -151,10 +164,13 @@ const options = (numRuns: number) => ({ seed, numRuns, endOnFailure: true, inter
 
 /** Operations that spend their target (disable, cancel, delete, or verify a business into review) go last in
  * their group, so that the operations before them still find something to act on. */
-const spends = (o: ServedOperation) => /^(disable|cancel|delete)/.test(o.operationId) || o.operationId === 'createIdentityVerification';
-const ordered = [...servedOperations].sort(
-  (a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || Number(spends(a)) - Number(spends(b)),
-);
+const spends = (o: ServedOperation) =>
+  o.operationId === 'signOutOfConsole' // last of all: the console's other operations need its session
+    ? 2
+    : /^(disable|cancel|delete|revoke)/.test(o.operationId) || o.operationId === 'createIdentityVerification'
+      ? 1
+      : 0;
+const ordered = [...servedOperations].sort((a, b) => groups.indexOf(a.group) - groups.indexOf(b.group) || spends(a) - spends(b));
 
 /** POSTs a body as the tenant's merchant; the answer's JSON, which must be a 2xx. */
 async function asMerchant(path: string, body: unknown): Promise<Record<string, any>> {
@@ -282,7 +298,11 @@ async function partnerDelivery(): Promise<Pools> {
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   let prepared: Pools | undefined;
   const pools = (): Pools => {
-    const own = poolsFor(tenant, o.group);
+    // The console's: its user's sign-in, and the merchant's own credential to roll (and, last, to revoke).
+    const own =
+      o.group === 'console'
+        ? { email: [consoleUser.email], password: [consoleUser.password], clientId: [tenant.merchantCredentials.clientId] }
+        : poolsFor(tenant, o.group);
     const extra =
       o.group === 'merchant' || o.group === 'platform' ? grown : o.group === 'partner' || o.group === 'counterparty' ? grownPartner : {};
     const all = Object.fromEntries(Object.entries(own).map(([name, values]) => [name, [...values, ...(extra[name] ?? [])]]));
@@ -311,7 +331,7 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
           if (errors.some((e) => e.pointer)) throw new Error(`a valid body refused as invalid\n  ${show(s)}`);
         }
       }),
-      options(runs),
+      options(runsOf(o)),
     );
   });
 
@@ -326,7 +346,7 @@ describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('
         const contractRefuses = body.contentType !== 'application/json' || !parsed.ok || !validate(parsed.value);
         if (contractRefuses && s.answer.status < 300) throw new Error(`an invalid body (${body.kind}) was accepted\n  ${show(s)}`);
       }),
-      options(runs),
+      options(runsOf(o)),
     );
   });
 

@@ -54,6 +54,7 @@ describe.each(stores)('console sessions on $name', (kind) => {
         expect(answer.headers.get('content-type')).toContain('application/problem+json');
         expect(answer.headers.getSetCookie()).toEqual([]);
         expect(answer.body).toMatchObject({ type: problemType('invalid-sign-in'), status: 401 });
+        expect(answer.headers.get('www-authenticate')).toMatch(/^Cookie realm="console"/);
       }
       const { requestId: _a, instance: _i, ...one } = wrongPassword.body;
       const { requestId: _b, instance: _j, ...other } = unknownAddress.body;
@@ -126,7 +127,7 @@ describe.each(stores)('console sessions on $name', (kind) => {
         type: problemType('unauthorized'),
         detail: 'No console session; sign in at POST /console/api/sessions.',
       });
-      expect(none.headers.get('www-authenticate')).toBeNull();
+      expect(none.headers.get('www-authenticate')).toBe('Cookie realm="console", form-action="/console/api/sessions"');
       const forged = await browser.send('GET', '/console/api/session', {
         noCookie: true,
         headers: { cookie: `console_session=${'A'.repeat(43)}` },

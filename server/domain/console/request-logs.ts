@@ -98,7 +98,8 @@ export class RequestLogs {
       requestId: entry.requestId.slice(0, 64),
     });
     if (this.buffer.length > this.settings.maxBuffered) {
-      this.buffer.splice(0, this.buffer.length - this.settings.maxBuffered);
+      // The oldest tenth goes at once, so that a store that keeps failing costs a copy now and then, not one a request.
+      this.buffer.splice(0, this.buffer.length - Math.floor(this.settings.maxBuffered * 0.9));
       if (this.dropped++ === 0)
         this.log.warn({ maxBuffered: this.settings.maxBuffered }, 'request log rows dropped: the store is not keeping up');
     }

@@ -45,7 +45,12 @@ const tokenShape = /^[A-Za-z0-9_-]{43}$/;
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
-export const noSession = () => new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.');
+/** The challenge of a console 401 (RFC 9110 asks every 401 for one): the `Cookie` scheme of the Cookie-based HTTP
+ * Authentication draft, naming where to sign in. */
+export const sessionChallenge = { 'WWW-Authenticate': 'Cookie realm="console", form-action="/console/api/sessions"' };
+
+export const noSession = () =>
+  new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.', { headers: sessionChallenge });
 
 export class ConsoleSessions {
   constructor(
@@ -70,7 +75,8 @@ export class ConsoleSessions {
       .where('email_key', '=', emailKey)
       .executeTakeFirst();
     const matches = await passwordMatches(password, user?.password_hash ?? (await dummyPasswordHash()));
-    if (!user || !matches) throw new Problem('invalid-sign-in', 'The email address or the password is wrong.');
+    if (!user || !matches)
+      throw new Problem('invalid-sign-in', 'The email address or the password is wrong.', { headers: sessionChallenge });
     await attempt.succeeded();
     const now = this.settings.now();
     const token = newToken();
