@@ -12,7 +12,12 @@ function channelTo(counts: PrimaryLimitCounts, silent = false) {
   const channel: Channel = {
     send(message) {
       sent.push(message);
-      if (!silent) void counts.answer(message).then((answer) => setImmediate(() => listeners.forEach((l) => l(answer))));
+      if (!silent)
+        void counts.answer(message).then((answer) =>
+          setImmediate(() => {
+            for (const listener of listeners) listener(answer);
+          }),
+        );
     },
     onMessage: (l) => listeners.add(l),
     offMessage: (l) => listeners.delete(l),
