@@ -28,7 +28,7 @@ const runsOf = (o: { operationId: string }) => (o.operationId === 'signInToConso
 let service: RunningService;
 let tenant: Tenant;
 /** The tenant merchant's console user and session. */
-let consoleUser: { email: string; password: string; cookie: string; csrfToken: string };
+let consoleUser: { email: string; password: string; cookie: string; csrfToken: string; clientId: string };
 const sent = { requests: 0, byStatus: new Map<number, number>() };
 /** Ids the fuzzer's own successful requests made, by the property or parameter name that takes them. */
 const grown: Record<string, (string | number)[]> = {};
@@ -64,7 +64,15 @@ beforeAll(async () => {
   const user = await newConsoleUser(service, { kind: 'merchant', id: tenant.merchantId }, 'ada@northwind.example');
   const browser = new ConsoleBrowser(service);
   expect((await browser.signIn(user.email)).status).toBe(201);
-  consoleUser = { email: user.email, password: user.password, cookie: browser.cookie!, csrfToken: browser.csrfToken! };
+  // A credential of the merchant's own for the console to roll and revoke: the tenant's must keep working.
+  const spare = await service.services.credentials.createFor({ kind: 'merchant', id: tenant.merchantId });
+  consoleUser = {
+    email: user.email,
+    password: user.password,
+    cookie: browser.cookie!,
+    csrfToken: browser.csrfToken!,
+    clientId: spare.clientId,
+  };
   // The tenant's payments are completed before the fuzzing, so that simulatePaymentReturn can succeed in each
   // group whatever the machine's pace: the payment engine is stepped with a clock moved on by one step at a time.
   for (let step = 1, start = Date.now(); step <= 10; step++) await service.services.paymentEngine.round(start + step * 10_000);
@@ -298,10 +306,10 @@ async function partnerDelivery(): Promise<Pools> {
 describe.each(ordered.map((o) => [`${o.group} ${o.operationId}`, o] as const))('%s', (_, o) => {
   let prepared: Pools | undefined;
   const pools = (): Pools => {
-    // The console's: its user's sign-in, and the merchant's own credential to roll (and, last, to revoke).
+    // The console's: its user's sign-in, and a credential of the merchant's to roll (and, last, to revoke).
     const own =
       o.group === 'console'
-        ? { email: [consoleUser.email], password: [consoleUser.password], clientId: [tenant.merchantCredentials.clientId] }
+        ? { email: [consoleUser.email], password: [consoleUser.password], clientId: [consoleUser.clientId] }
         : poolsFor(tenant, o.group);
     const extra =
       o.group === 'merchant' || o.group === 'platform' ? grown : o.group === 'partner' || o.group === 'counterparty' ? grownPartner : {};
