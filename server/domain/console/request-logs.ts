@@ -9,6 +9,7 @@
 // instance recorded since the last pruning keeps its newest 1,000 rows, and rows older than 7 days go. Reads apply
 // both bounds themselves, so a list is exact whenever the pruning last ran.
 import type { Logger } from 'pino';
+import type { components } from '../../../generated/console/schema.js';
 import { sql } from 'kysely';
 import { Problem } from '../../platform/problems.js';
 import { decodeCursor, rowsToFetch, splitPage, textCursorList } from '../../platform/store/cursor.js';
@@ -32,15 +33,8 @@ export interface RequestLogEntry {
   clientId: string | null;
 }
 
-export interface RequestLogView {
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-  requestId: string;
-  durationMs: number;
-  clientId: string | null;
-}
+/** A recorded request as `listRequestLogs` shows it: the contract's own type. */
+export type RequestLogView = components['schemas']['RequestLog'];
 
 export interface RequestLogQuery {
   Status?: string;
