@@ -150,7 +150,7 @@ export async function runPrimary(config: Config, shape: ProcessShape, exec: stri
   // The store's migrations and the signing key, before any process opens it: processes starting together on an
   // empty store would otherwise each migrate it (SQLite has no lock for that) and race for the key.
   try {
-    const store = await openStore(config.databaseUrl, { poolSize: 1 });
+    const store = await openStore(config.databaseUrl, { poolSize: 1, environment: config.environment });
     try {
       await loadSigningKey(store);
     } finally {
