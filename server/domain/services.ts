@@ -61,7 +61,7 @@ export interface Services {
   payeeUpdates: PayeeUpdates;
   payments: Payments;
   paymentEngine: PaymentEngine;
-  /** The console (issue 24): its users, sessions, the owner's credentials, and the public API's request log. */
+  /** The console: its users, sessions, the owner's credentials, and the public API's request log. */
   consoleUsers: ConsoleUsers;
   consoleSessions: ConsoleSessions;
   consoleCredentials: ConsoleCredentials;

@@ -1,4 +1,4 @@
-// The console's tables (issue 24) as Kysely sees them; merged into `Database` by schema.ts. Timestamps are epoch
+// The console's tables as Kysely sees them; merged into `Database` by schema.ts. Timestamps are epoch
 // milliseconds, as elsewhere.
 import type { Generated } from 'kysely';
 
