@@ -68,7 +68,9 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
       },
     ];
     const operations: OperationRatio[] = [];
-    for (const c of cases) {
+    // BENCH_HTTP_OPERATIONS (parts of the operations' names, comma-separated) measures only those: to profile one.
+    const only = process.env.BENCH_HTTP_OPERATIONS?.split(',').filter(Boolean);
+    for (const c of cases.filter((k) => !only || only.some((o) => k.operation.includes(o)))) {
       const base = await measure(c.baseline, settings, baseline.process.pid);
       console.log(`  bare Express      ${c.operation.padEnd(52)} ${describeLoad(base)}`);
       const full = await measure(c.service, settings, pid);
