@@ -27,7 +27,7 @@ export function createApp(
   app.disable('x-powered-by');
   app.disable('etag');
   // Only the documented paths, as written: `/V1/PAYEES/1` and `/v1/payees/1/` are not `/v1/payees/{id}`. Express's
-  // router and express-openapi-validator's route match both read these settings (http/route-matcher-cache.ts).
+  // router and express-openapi-validator's route match both read these settings (http/validator-route-lookup.ts).
   app.enable('case sensitive routing');
   app.enable('strict routing');
   // What every request goes through first, in one chain (http/middleware-chain.ts: fewer router layers):

@@ -11,7 +11,7 @@ import { chain } from './middleware-chain.js';
 import { inputFaults, inputRules } from './operation-inputs.js';
 import type { OperationHandler } from './operation-handler.js';
 import { Problem, invalidRequest } from '../platform/problems.js';
-import { cacheValidatorRouteMatchers } from './route-matcher-cache.js';
+import { installValidatorRouteLookup } from './validator-route-lookup.js';
 import { installValidatorStartupShortcuts } from './validator-startup.js';
 import { illFormedBodyStrings, illFormedQueryStrings } from './well-formed-text.js';
 
@@ -102,7 +102,7 @@ export function mountGroup<Ctx>(app: Express, mount: GroupMount<Ctx>): void {
 
 /** The group as one handler (app.ts chains the five): requests that are not its own go on to `next`. */
 export function groupHandler<Ctx>(mount: GroupMount<Ctx>): RequestHandler {
-  cacheValidatorRouteMatchers();
+  installValidatorRouteLookup();
   installValidatorStartupShortcuts();
   // An operation with its own `servers` (the token issuer) is served at the origin. The validator only sees
   // paths under the document's base path, so only a group whose base path is the origin can serve it; the

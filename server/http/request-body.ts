@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { Problem } from '../platform/problems.js';
+import { chain } from './middleware-chain.js';
 import { cutToCodePoints } from '../platform/text/code-points.js';
 import './locals.js';
 
@@ -31,11 +32,20 @@ const emptyIsAbsent: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The body parsers app.ts runs on every request, in order. */
-export const bodyParsers: readonly RequestHandler[] = [
+const parse = chain([
   express.json({ limit: '1mb', verify }),
   express.urlencoded({ extended: false, limit: '16kb', verify }),
   emptyIsAbsent,
+]);
+
+/** The body parsers app.ts runs on every request. A request without a body (neither Content-Length nor
+ * Transfer-Encoding, RFC 9112 section 6.3: most reads) skips them; each would find that out for itself. */
+export const bodyParsers: readonly RequestHandler[] = [
+  (req, res, next) => {
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return parse(req, res, next);
+    req.body = undefined;
+    next();
+  },
 ];
 
 interface BodyParserError {

@@ -1,5 +1,5 @@
 // Only the documented paths, as written, are answered: routing is case-sensitive and strict (server/http/app.ts), in
-// Express's router and in express-openapi-validator's route match (server/http/route-matcher-cache.ts), so every
+// Express's router and in express-openapi-validator's route match (server/http/validator-route-lookup.ts), so every
 // operation path of every group, upper-cased, with one letter capitalised or with a trailing slash, gets the 404
 // problem an unknown path gets, never the operation (which a valid token would reach: 200, 400 or a 404 of its own).
 import { beforeAll, describe, expect, it } from 'vitest';
