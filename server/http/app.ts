@@ -97,14 +97,15 @@ export function createApp(
   // Every other answer is private to its caller (personal data, account details, tokens, problems that name
   // them): no browser, proxy or CDN may keep a copy. Set before any operation or refusal can answer; the docs'
   // files above are public and keep their own caching.
-  app.use((_req, res, next) => {
+  const privateAnswers: RequestHandler = (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
-  });
-
-  app.get('/health', (_req, res) => {
+  };
+  // The path exactly, as the app's strict, case-sensitive routing would match it (HEAD arrives as GET).
+  const health: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' || req.path !== '/health') return next();
     res.json({ status: 'ok' });
-  });
+  };
 
   // The bearer token is verified once per request: the rate limit counts by the caller it names, and the
   // operation's security handler (groups/registry.ts) takes the same verification.
@@ -116,15 +117,17 @@ export function createApp(
     }
     next();
   };
+  const mounts = groupMounts(services, config.validateResponses, config.environment, config.publicOrigin);
   app.use(
     chain([
+      privateAnswers,
+      health,
       token,
       rateLimit(config.rateLimitPerMinute, async (_req, res) => res.locals.principal?.then(subjectOf, () => undefined), services.limits),
       ...bodyParsers,
+      ...mounts.map((mount) => groupHandler(mount)),
     ]),
   );
-  const mounts = groupMounts(services, config.validateResponses, config.environment, config.publicOrigin);
-  app.use(chain(mounts.map((mount) => groupHandler(mount))));
 
   app.use(notFound(allowedMethods(mounts)));
   app.use(problemHandler((entry, message) => services.log.error(entry, message)));

@@ -70,6 +70,8 @@ interface Matcher {
   pathKey: string;
   regexp: RegExp;
   keys: string[];
+  /** The path's literal start (up to its first parameter), as the request must spell it: a cheaper first test. */
+  start: string;
 }
 
 /** The validator's own path-to-regexp with the options it passes, as path-to-regexp 8 reads them. */
@@ -85,11 +87,13 @@ export function compileDocumentedPath(
 function matchersOf(context: OpenApiContext, pathToRegexp: PathToRegexp, sensitive: boolean, strict: boolean): Matcher[] {
   return Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
     const openApiRoute = methods._openApiRoute;
+    const literal = expressRoute.split(/[:*({]/)[0]!;
     return {
       expressRoute,
       openApiRoute,
       pathKey: openApiRoute.substring(methods.basePath.length),
       ...compileDocumentedPath(pathToRegexp, expressRoute, { sensitive, strict }),
+      start: sensitive ? literal : literal.toLowerCase(),
     };
   });
 }
@@ -98,14 +102,14 @@ function matchersOf(context: OpenApiContext, pathToRegexp: PathToRegexp, sensiti
 export function routeLookup(parts: ValidatorParts, context: OpenApiContext, responseApiDoc: ResponseDocument): MetadataMiddleware {
   const { BadRequest, NotFound, MethodNotAllowed } = parts.errors;
   // By routing settings (sensitive, strict): an app may change them, and every app of a process shares a validator.
-  const compiled = new Map<string, Matcher[]>();
-  const matchers = (req: Request): Matcher[] => {
+  const compiled = new Map<string, { sensitive: boolean; matchers: Matcher[] }>();
+  const matchersFor = (req: Request): { sensitive: boolean; matchers: Matcher[] } => {
     const sensitive = !!req.app.enabled('case sensitive routing');
     const strict = !!req.app.enabled('strict routing');
     const key = `${sensitive}${strict}`;
     let found = compiled.get(key);
     if (!found) {
-      found = matchersOf(context, parts.pathToRegexp, sensitive, strict);
+      found = { sensitive, matchers: matchersOf(context, parts.pathToRegexp, sensitive, strict) };
       compiled.set(key, found);
     }
     return found;
@@ -118,7 +122,11 @@ export function routeLookup(parts: ValidatorParts, context: OpenApiContext, resp
     const query = url.indexOf('?');
     const target = query === -1 ? url : url.slice(0, query);
     const method = req.method.toLowerCase();
-    for (const m of matchers(req)) {
+    const { sensitive, matchers } = matchersFor(req);
+    // Case-insensitive routing compares the literal start in lower case (a superset test: the regexp decides).
+    const spelled = sensitive ? target : target.toLowerCase();
+    for (const m of matchers) {
+      if (!spelled.startsWith(m.start)) continue;
       const found = m.regexp.exec(target);
       if (!found) continue;
       const pathParams: Record<string, string> = {};
