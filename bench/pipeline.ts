@@ -96,7 +96,7 @@ async function freshLike(store: BenchStore): Promise<BenchStore> {
   return fresh;
 }
 
-async function runShape(store: BenchStore, shape: Shape): Promise<PipelineRun> {
+export async function runShape(store: BenchStore, shape: Shape): Promise<PipelineRun> {
   const n = payouts();
   const receiver = await startWebhookCounter();
   let server: Child | undefined;

@@ -80,11 +80,15 @@ export interface ServiceEnv {
  * The service as deployed (NODE_ENV=production: response validation off, info logs) with the rate limit
  * raised out of the way and private webhook targets allowed (the receiver is on 127.0.0.1), in one process unless
  * `WEB_CONCURRENCY` says otherwise.
- * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there when it stops.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there when it stops, BENCH_HEAP_PROF=<dir> a
+ * sampled allocation profile (where the collector's work comes from).
  */
 export async function startService(env: ServiceEnv): Promise<Child> {
   const port = await freePort();
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const profile = [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+    ...(process.env.BENCH_HEAP_PROF ? ['--heap-prof', '--heap-prof-dir', process.env.BENCH_HEAP_PROF] : []),
+  ];
   return startChild(
     process.execPath,
     [...profile, ...startServerArgs()],

@@ -60,6 +60,7 @@ export async function start(options: StartOptions): Promise<Started> {
   const { config, log } = options;
   const store = await openStore(config.databaseUrl, {
     environment: config.environment,
+    namedStatements: config.databaseNamedStatements,
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
     ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
   });

@@ -14,6 +14,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Redis for the limits shared by instances on PostgreSQL (limits/limits.ts); unset: PostgreSQL itself. Never logged. */
   redisUrl: string | undefined;
+  /** PostgreSQL: statements sent named, parsed once per connection (store/pg-named-statements.ts). */
+  databaseNamedStatements: boolean;
   /** What the limits' Redis keys start with, so deployments sharing one Redis count apart. */
   redisKeyPrefix: string;
   validateResponses: boolean;
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1),
     redisUrl: redisUrl(env),
+    databaseNamedStatements: flag(env, 'DATABASE_NAMED_STATEMENTS', true),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payouts',
     validateResponses: flag(env, 'VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: flag(env, 'RUN_WORKERS', true),

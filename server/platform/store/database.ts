@@ -8,6 +8,7 @@ import { registerCaseFolding } from './case-folding.js';
 import type { Environment } from '../environment.js';
 import { migrateToLatest } from './migrate.js';
 import { loadPg } from './pg-driver.js';
+import { withNamedStatements } from './pg-named-statements.js';
 import type { Database } from './schema.js';
 import { withWellFormedParameters } from './well-formed-parameters.js';
 
@@ -140,18 +141,27 @@ function lockWaitingBegin(sqlite: SQLite.Database): () => void {
 
 export async function openStore(
   url: string,
-  options: { migrate?: boolean; poolSize?: number; environment?: Environment } = {},
+  options: {
+    migrate?: boolean;
+    poolSize?: number;
+    environment?: Environment;
+    /** PostgreSQL: send statements named, parsed once per connection (pg-named-statements.ts). Default true. */
+    namedStatements?: boolean;
+  } = {},
 ): Promise<Store> {
   let store: Store;
   let statements: StatementCache | undefined;
+  let afterMigrating: (() => void) | undefined;
   if (isPostgresUrl(url)) {
     const pg = await loadPg();
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     // An idle connection the server drops (restart, failover, admin shutdown) is discarded by the pool and
     // replaced on the next query; unhandled, the pool's error event would end the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new PostgresDialect({ pool })) });
+    const named = options.namedStatements === false ? undefined : withNamedStatements(pool);
+    const db = new Kysely<Database>({ dialect: withWellFormedParameters(new PostgresDialect({ pool: named?.pool ?? pool })) });
     store = { db, dialect: 'postgres', close: () => db.destroy() };
+    afterMigrating = named?.enable;
   } else {
     const file = url.replace(/^sqlite:(\/\/)?/, '');
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -176,6 +186,7 @@ export async function openStore(
   if (options.migrate !== false) {
     await migrateToLatest(store, undefined, { environment: options.environment ?? 'sandbox' });
     statements?.clear();
+    afterMigrating?.();
   }
   return store;
 }
