@@ -144,7 +144,9 @@ export function groupHandler<Ctx>(mount: GroupMount<Ctx>): RequestHandler {
     const documented = prefix + route.path;
     const run: RequestHandler = async (req, res) => {
       // What the validator does not hold: numbers spelled other than in decimal, a missing body, lone surrogates.
-      const faults = [...inputFaults(req, rules), ...illFormedQueryStrings(req.query), ...illFormedBodyStrings(req.body)];
+      const faults = inputFaults(req, rules);
+      faults.push(...illFormedQueryStrings(req.query));
+      if (req.body !== undefined) faults.push(...illFormedBodyStrings(req.body));
       if (faults.length > 0) throw invalidRequest(faults);
       const context = (res.locals.context as Ctx | undefined) ?? mount.anonymous(req);
       const result = (await handler({
