@@ -95,20 +95,27 @@ describe.each(stores)('npm start with two HTTP processes and a worker process on
   });
 
   it('keeps a count limit that concurrent creates in both processes race for', async () => {
-    const payee = (await call('/v1/payees', { body: individual })).body.id as number;
-    // 30 accounts asked for at once, at most 20 allowed per payee.
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        call(`/v1/payees/${payee}/accounts`, { body: bankAccount(`0009${String(i).padStart(8, '0')}`) }),
-      ),
-    );
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 422)).toHaveLength(10);
-    const stored = await store!.db.selectFrom('payee_accounts').select('id').where('payee_id', '=', payee).execute();
-    expect(stored).toHaveLength(20);
-    // Both processes took part in the race (which of them won the 20 places is up to the race).
-    expect(pidsThatLogged('request', (e) => e.method === 'POST' && e.path === `/v1/payees/${payee}/accounts`).size).toBe(2);
+    // The primary hands each connection to an HTTP process that is free to take it, so under load one process can
+    // take a whole round: rounds (each on a payee of its own) go on until one had both processes in it.
+    let rounds = 0;
+    for (let both = false; !both; ) {
+      rounds++;
+      const payee = (await call('/v1/payees', { body: individual })).body.id as number;
+      // 30 accounts asked for at once, at most 20 allowed per payee.
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call(`/v1/payees/${payee}/accounts`, { body: bankAccount(`0009${String(i).padStart(8, '0')}`) }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+      expect(statuses.filter((s) => s === 422)).toHaveLength(10);
+      const stored = await store!.db.selectFrom('payee_accounts').select('id').where('payee_id', '=', payee).execute();
+      expect(stored).toHaveLength(20);
+      // Which of them won the 20 places is up to the race.
+      both = pidsThatLogged('request', (e) => e.method === 'POST' && e.path === `/v1/payees/${payee}/accounts`).size === 2;
+      if (!both) expect(rounds, 'no round of five had both HTTP processes in it').toBeLessThan(5);
+    }
   });
 
   it('delivers each event once: four events of every payout, from the worker process', async () => {

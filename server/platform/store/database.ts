@@ -46,7 +46,7 @@ function arrayReader(statement: SQLite.Statement): SqliteStatement {
   return {
     reader: true,
     all(parameters) {
-      const rows = raw.all(parameters) as unknown[][];
+      const rows = waitingForLock(() => raw.all(parameters)) as unknown[][];
       // A schema change since the columns were read (SQLite re-prepares the statement): read them again.
       if (rows.length > 0 && rows[0]!.length !== columns.length) {
         columns = raw.columns().map((c) => c.name);
@@ -54,7 +54,7 @@ function arrayReader(statement: SQLite.Statement): SqliteStatement {
       }
       return rows.map(build);
     },
-    run: (parameters) => raw.run(parameters),
+    run: (parameters) => waitingForLock(() => raw.run(parameters)),
     *iterate(parameters) {
       for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield build(values);
     },
@@ -75,7 +75,7 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
       let statement = statements.get(sql);
       if (!statement) {
         const prepared = sqlite.prepare(sql);
-        statement = prepared.reader ? arrayReader(prepared) : prepared;
+        statement = prepared.reader ? arrayReader(prepared) : writer(prepared);
         if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
@@ -92,14 +92,16 @@ function withStatementCache(sqlite: SQLite.Database): StatementCache {
  * processes run one at a time, as those of one process always did, which is what the compare-and-set
  * transitions, the count limits and the idempotency keys rely on. Reads outside a transaction never wait (WAL).
  */
-function withImmediateTransactions(dialect: SqliteDialect, beginImmediate: () => void): KyselyDialect {
+function withImmediateTransactions(dialect: SqliteDialect, statements: StatementCache): KyselyDialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createDriver: () => {
       const driver = dialect.createDriver();
-      driver.beginTransaction = async () => beginImmediate();
+      driver.beginTransaction = async () => {
+        statements.prepare('begin immediate').run([]);
+      };
       return driver;
     },
   };
@@ -109,33 +111,34 @@ const busyTimeoutMs = 5000;
 const lockPauses = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * `begin immediate` that asks for the write lock every 50 µs until it has it. SQLite's own busy handler sleeps
- * 1, 2, 5, 10, 15, 20, 25, ... 100 ms between its tries: a process whose transactions last a few milliseconds
- * kept the lock while the other slept, and waits of 0.2 s halved the pipeline with two processes
- * (bench/README.md, "Every core"). Asking this often hands the lock over within 50 µs of its release; the
- * process waits inside the call, as it did in SQLite's handler, so nothing else runs on its event loop meanwhile.
- * Other statements keep SQLite's handler, with the same 5 s bound.
+ * Runs a statement, asking again every 50 µs while another process holds the write lock (SQLITE_BUSY), for up to
+ * 5 s. The connection has no busy timeout: SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25, ... 100 ms
+ * between its tries, so a process whose transactions last a few milliseconds kept the lock while the other slept
+ * (waits of 0.2 s, bench/README.md, "Every core"). Asking this often hands the lock over within 50 µs of its
+ * release. The process waits inside the call, as it did in SQLite's handler. Only `begin immediate` and writes
+ * outside a transaction meet the lock; a statement that finds it free costs no more than before.
  */
-function lockWaitingBegin(sqlite: SQLite.Database): () => void {
-  const begin = sqlite.prepare('begin immediate');
-  const noWait = sqlite.prepare(`pragma busy_timeout = 0`);
-  const wait = sqlite.prepare(`pragma busy_timeout = ${busyTimeoutMs}`);
-  return () => {
-    noWait.get();
+function waitingForLock<T>(statement: () => T): T {
+  let deadline: number | undefined;
+  for (;;) {
     try {
-      const deadline = performance.now() + busyTimeoutMs;
-      for (;;) {
-        try {
-          begin.run();
-          return;
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() > deadline) throw error;
-        }
-        Atomics.wait(lockPauses, 0, 0, 0.05);
-      }
-    } finally {
-      wait.get();
+      return statement();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      deadline ??= performance.now() + busyTimeoutMs;
+      if (performance.now() > deadline) throw error;
     }
+    Atomics.wait(lockPauses, 0, 0, 0.05);
+  }
+}
+
+/** A statement that writes (or returns nothing), run as waitingForLock says. */
+function writer(statement: SQLite.Statement): SqliteStatement {
+  return {
+    reader: false,
+    all: (parameters) => waitingForLock(() => statement.all(parameters)),
+    run: (parameters) => waitingForLock(() => statement.run(parameters)),
+    iterate: (parameters) => statement.iterate(parameters),
   };
 }
 
@@ -169,7 +172,7 @@ export async function openStore(
     registerCaseFolding(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    sqlite.pragma('busy_timeout = 0'); // waitingForLock waits instead
     sqlite.pragma('foreign_keys = ON');
     // A checkpoint runs inside a commit, on the event loop, and waits for fsync: every 1,000 pages (the
     // default) stalls writes often. Every 10,000 pages (a WAL of about 40 MB) stalls them a tenth as often,
@@ -179,7 +182,7 @@ export async function openStore(
     sqlite.pragma('cache_size = -65536');
     statements = withStatementCache(sqlite);
     const db = new Kysely<Database>({
-      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }), lockWaitingBegin(sqlite))),
+      dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }), statements)),
     });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
