@@ -8,13 +8,13 @@ import { compiledQuery } from '../../server/platform/store/compiled-queries.js';
 import type { Database } from '../../server/platform/store/schema.js';
 import { stores } from '../support/stores.js';
 
-interface Values {
+type Values = {
   prefix: string;
   minId: number;
   names: string[] | undefined;
   createdBefore: number | undefined;
   limit: number;
-}
+};
 
 const build = (db: Kysely<Database>, v: Values) =>
   db
