@@ -130,7 +130,52 @@ export function toAccount(row: Selectable<BankingAccountTable>): Account {
   };
 }
 
-export function toLedgerEntry(row: Selectable<BankingLedgerEntryTable>): LedgerEntry {
+/** The columns of a ledger entry its view reads. */
+export const ledgerEntryViewColumns = [
+  'ledger_account',
+  'account_id',
+  'direction',
+  'amount_minor',
+  'currency',
+  'status',
+  'created_at',
+] as const;
+export type LedgerEntryViewRow = Pick<Selectable<BankingLedgerEntryTable>, (typeof ledgerEntryViewColumns)[number]>;
+
+/** The columns of a transfer its view reads (`account_id` names the account whose balance it shows). */
+export const transferViewColumns = [
+  'id',
+  'type',
+  'status',
+  'amount_minor',
+  'currency',
+  'account_id',
+  'from_account_id',
+  'from_counterparty_id',
+  'from_name',
+  'from_number_last4',
+  'to_account_id',
+  'to_counterparty_id',
+  'to_name',
+  'to_number_last4',
+  'description',
+  'external_id',
+  'ach',
+  'wire',
+  'funding_transfer_id',
+  'reasons',
+  'return_code',
+  'returned_at',
+  'change_code',
+  'corrected_data',
+  'noc_received_at',
+  'created_at',
+  'updated_at',
+  'metadata',
+] as const;
+export type TransferViewRow = Pick<Selectable<BankingTransferTable>, (typeof transferViewColumns)[number]>;
+
+export function toLedgerEntry(row: LedgerEntryViewRow): LedgerEntry {
   return {
     ledgerAccount: row.ledger_account,
     accountId: row.account_id === null ? null : Number(row.account_id),
@@ -142,18 +187,21 @@ export function toLedgerEntry(row: Selectable<BankingLedgerEntryTable>): LedgerE
   };
 }
 
-export function toTransfer(
-  row: Selectable<BankingTransferTable>,
-  entries: Selectable<BankingLedgerEntryTable>[],
-  balance: Balance,
-): Transfer {
-  const party = (accountId: number | null, counterpartyId: number | null, name: string, number: string): Schemas['TransferParty'] => ({
-    type: accountId !== null ? 'ACCOUNT' : 'COUNTERPARTY',
-    accountId: accountId === null ? null : Number(accountId),
-    counterpartyId: counterpartyId === null ? null : Number(counterpartyId),
-    name,
-    accountNumber: number,
-  });
+const transferParty = (
+  accountId: number | null,
+  counterpartyId: number | null,
+  name: string,
+  number: string,
+): Schemas['TransferParty'] => ({
+  type: accountId !== null ? 'ACCOUNT' : 'COUNTERPARTY',
+  accountId: accountId === null ? null : Number(accountId),
+  counterpartyId: counterpartyId === null ? null : Number(counterpartyId),
+  name,
+  accountNumber: number,
+});
+
+export function toTransfer(row: TransferViewRow, entries: readonly LedgerEntryViewRow[], balance: Balance): Transfer {
+  const party = transferParty;
   return {
     id: Number(row.id),
     type: row.type,

@@ -7,7 +7,10 @@ import { Problem } from '../../platform/problems.js';
 import type { Store } from '../../platform/store/database.js';
 import { inList } from '../../platform/store/in-list.js';
 import { optionalTimestamp } from '../../platform/store/timestamps.js';
-import { ownedBy, type Owner } from './owners.js';
+import { merchantOwner, ownedBy, type Owner, partnerOwner } from './owners.js';
+import type { Kysely } from 'kysely';
+import { compiledQuery } from '../../platform/store/compiled-queries.js';
+import type { Database } from '../../platform/store/schema.js';
 import { decodeCursor, splitPage, textCursorList } from '../../platform/store/cursor.js';
 
 type Schemas = components['schemas'];
@@ -27,6 +30,34 @@ const eventIdPattern = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 // Cursors issued before store/cursor.ts were the bare event id, still read.
 const eventCursors = textCursorList('event', eventIdPattern, { readsBarePositions: true });
 
+/** A page of an owner's events (`Events.list`); built and compiled once per shape of its filters. */
+const ownersPage = compiledQuery(
+  (
+    db: Kysely<Database>,
+    v: {
+      merchant: number | undefined;
+      partner: number | undefined;
+      from: number;
+      to: number | undefined;
+      types: string[] | undefined;
+      subject: string | undefined;
+      after: string | undefined;
+      limit: number;
+    },
+  ) =>
+    db
+      .selectFrom('events')
+      .select(['id', 'event_id', 'payload'])
+      .where(ownedBy(v.partner === undefined ? merchantOwner(v.merchant!) : partnerOwner(v.partner)))
+      .where('created_at', '>=', v.from)
+      .$if(v.to !== undefined, (q) => q.where('created_at', '<', v.to!))
+      .$if(v.types !== undefined, (q) => q.where('type', 'in', v.types!))
+      .$if(v.subject !== undefined, (q) => q.where('subject', '=', v.subject!))
+      .$if(v.after !== undefined, (q) => q.where('id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', v.after!)))
+      .orderBy('id', 'desc')
+      .limit(v.limit),
+);
+
 export class Events {
   constructor(
     private readonly store: Store,
@@ -41,22 +72,16 @@ export class Events {
       throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
         errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
       });
-    let q = this.store.db
-      .selectFrom('events')
-      .select(['id', 'event_id', 'payload'])
-      .where(ownedBy(owner))
-      .where('created_at', '>=', Math.max(from ?? 0, this.now() - eventRetentionMs));
-    if (to !== undefined) q = q.where('created_at', '<', to);
-    if (query.Type !== undefined && query.Type.length > 0) q = q.where('type', 'in', inList(query.Type));
-    if (query.PayoutUniqueReference !== undefined) q = q.where('subject', '=', query.PayoutUniqueReference);
-    const after = decodeCursor(eventCursors, query.Cursor);
-    if (after !== undefined) {
-      q = q.where('id', '<', (eb) => eb.selectFrom('events').select('id').where('event_id', '=', after));
-    }
-    const rows = await q
-      .orderBy('id', 'desc')
-      .limit(pageSize + 1)
-      .execute();
+    const rows = await ownersPage(this.store.db, {
+      merchant: owner.kind === 'merchant' ? owner.id : undefined,
+      partner: owner.kind === 'partner' ? owner.id : undefined,
+      from: Math.max(from ?? 0, this.now() - eventRetentionMs),
+      to,
+      types: query.Type !== undefined && query.Type.length > 0 ? inList(query.Type) : undefined,
+      subject: query.PayoutUniqueReference,
+      after: decodeCursor(eventCursors, query.Cursor),
+      limit: pageSize + 1,
+    });
     const { page, nextCursor } = splitPage(eventCursors, rows, pageSize, (row) => row.event_id);
     return { data: page.map((r) => JSON.parse(r.payload) as E), nextCursor };
   }
