@@ -81,6 +81,16 @@ export async function transferViews(
 }
 
 const transferCursors = idCursorList('transfer');
+
+const oneTransfer = compiledQuery((db: Kysely<Database>, v: { merchantId: number; transferId: number }) =>
+  db
+    .selectFrom('banking_transfers as t')
+    .innerJoin('banking_accounts as a', 'a.id', 't.account_id')
+    .select(transferViewColumns.map((c) => `t.${c}` as const))
+    .select(['a.currency as balance_currency', 'a.status as balance_status', 'a.ledger_minor', 'a.available_minor'])
+    .where('t.merchant_id', '=', v.merchantId)
+    .where('t.id', '=', v.transferId),
+);
 type TransferType = Selectable<BankingTransferTable>['type'];
 type TransferStatus = Selectable<BankingTransferTable>['status'];
 
@@ -133,17 +143,20 @@ export class TransferReads {
   constructor(private readonly store: Store) {}
 
   async get(merchantId: number, transferId: number): Promise<Transfer> {
-    const row = await this.store.db
-      .selectFrom('banking_transfers')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('id', '=', transferId)
-      .executeTakeFirst();
+    // The transfer with its account's balance in one query; its entries in the second (transferViews).
+    const [row] = await oneTransfer(this.store.db, { merchantId, transferId });
     if (!row)
       throw new Problem('not-found', `No transfer with id ${transferId} exists for this merchant.`, {
         errors: [pathParam('transferId', 'unknown transfer')],
       });
-    const [transfer] = await transferViews(this.store.db, [row]);
+    const balance: BalanceRow = {
+      id: row.account_id,
+      currency: row.balance_currency,
+      status: row.balance_status,
+      ledger_minor: row.ledger_minor,
+      available_minor: row.available_minor,
+    };
+    const [transfer] = await transferViews(this.store.db, [row], Date.now(), new Map([[Number(row.account_id), balance]]));
     return transfer!;
   }
 

@@ -1,13 +1,14 @@
 // Payees of a merchant (groups A and B share them). Every query is scoped to the calling merchant, so
 // another merchant's payee is simply not found. The tax id (an SSN for many individuals) is kept whole for
 // filters and leaves only as its last 4, like every other identifying number.
-import { sql, type Selectable } from 'kysely';
+import { type Kysely, sql, type Selectable } from 'kysely';
 import type { components } from '../../../generated/merchant/schema.js';
 import { Problem, bodyField } from '../../platform/problems.js';
 import { lastFourOrNull } from '../../platform/personal-data/masking.js';
 import type { Store } from '../../platform/store/database.js';
 import { claimOf, idempotent, type StoredResponse } from '../../platform/store/idempotency.js';
-import type { PayeeTable } from '../../platform/store/schema.js';
+import type { Database, PayeeTable } from '../../platform/store/schema.js';
+import { compiledQuery } from '../../platform/store/compiled-queries.js';
 import { folded, foldedContains } from '../../platform/store/case-folding.js';
 import { metadataOf, storedMetadata } from '../../platform/store/metadata.js';
 import { isoTimestamp } from '../../platform/store/timestamps.js';
@@ -33,6 +34,11 @@ export function toPayee(row: Selectable<PayeeTable>): Payee {
 }
 
 const notFound = (id: number) => new Problem('not-found', `No payee with id ${id} exists for this merchant.`);
+
+/** One payee of a merchant, by id: the most frequent read, built and compiled once (store/compiled-queries.ts). */
+const payeeRow = compiledQuery((db: Kysely<Database>, v: { merchantId: number; id: number }) =>
+  db.selectFrom('payees').selectAll().where('merchant_id', '=', v.merchantId).where('id', '=', v.id),
+);
 
 export class Payees {
   constructor(private readonly store: Store) {}
@@ -71,12 +77,7 @@ export class Payees {
   }
 
   async row(merchantId: number, id: number): Promise<Selectable<PayeeTable>> {
-    const row = await this.store.db
-      .selectFrom('payees')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await payeeRow(this.store.db, { merchantId, id });
     if (!row) throw notFound(id);
     return row;
   }
