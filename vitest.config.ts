@@ -33,6 +33,8 @@ export default defineConfig({
           isolate: false,
           // Migrated databases each suite's service copies (test/support/stores.ts), made once per run.
           globalSetup: ['test/support/store-templates.ts'],
+          // Console passwords hashed at a test cost (the slow tier keeps the deployment's).
+          setupFiles: ['test/support/password-cost.ts'],
           include: ['test/**/*.test.ts'],
           exclude: slow,
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.types.json' },
