@@ -31,6 +31,10 @@ export default defineConfig({
           // stack anew for each of 45 files cost a third of the tier's time. They share the request and response
           // validators too (server/http/mount-group.ts), whose compiling was most of a fresh service's first requests.
           isolate: false,
+          // Migrated databases each suite's service copies (test/support/stores.ts), made once per run.
+          globalSetup: ['test/support/store-templates.ts'],
+          // Console passwords hashed at a test cost (the slow tier keeps the deployment's).
+          setupFiles: ['test/support/password-cost.ts'],
           include: ['test/**/*.test.ts'],
           exclude: slow,
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.types.json' },

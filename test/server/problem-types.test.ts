@@ -825,7 +825,7 @@ describe.each(stores)('every documented problem kind is answered, on $name', (ki
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const fresh = await kind.fresh();
+    const fresh = await kind.migrated('sandbox');
     drop = fresh.drop;
     const service = await startService(fresh.url, {}, { resolve: loopbackResolver });
     const t = await newTenant(service, 'Problems');

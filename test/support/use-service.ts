@@ -6,7 +6,7 @@
 // service has started; its own afterAll runs before the service stops.
 import { afterAll, beforeAll } from 'vitest';
 import type { Principal } from '../../server/domain/auth/principal.js';
-import type { Config } from '../../server/platform/config.js';
+import { type Config, loadConfig } from '../../server/platform/config.js';
 import { type TestMerchant, newMerchant } from './merchants.js';
 import { type TestPartner, newPartner } from './partners.js';
 import { type Answer, type Call, send } from './requests.js';
@@ -45,7 +45,8 @@ export function useService(store: StoreKind | ':memory:', overrides: Partial<Con
   beforeAll(async () => {
     let url = ':memory:';
     if (store !== ':memory:') {
-      const db = await store.fresh();
+      // Migrated already, for the environment the service runs in (a copy of the run's template: stores.ts).
+      const db = await store.migrated(overrides.environment ?? loadConfig({}).environment);
       drop = db.drop;
       url = db.url;
     }

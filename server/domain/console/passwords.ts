@@ -4,7 +4,13 @@
 // they get a slow hash: about 50 ms per check here.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const cost = { N: 2 ** 15, r: 8, p: 1 } as const;
+let cost: { N: number; r: number; p: number } = { N: 2 ** 15, r: 8, p: 1 };
+
+/** For the fast test tier only (test/support/password-cost.ts): hashes it makes then cost about 1/32 of a deployment's,
+ * where it makes and checks hundreds. Each hash keeps its own parameters, so checking one is unchanged. */
+export function setPasswordCostForTests(testCost: { N: number; r: number; p: number }): void {
+  cost = testCost;
+}
 const keyLength = 32;
 
 /** What an acceptable password is (checked when a user is created; a sign-in only needs the contract's bounds). */
