@@ -646,10 +646,19 @@ const special: Record<string, Partial<Record<Kind, Trigger>>> = {
       ),
   },
   simulatePaymentReturn: {
-    // A payment just made is `created`, not `completed`: nothing to return yet.
+    // Only a completed payment is returned: once returned, a second return is refused. (A payment just made is
+    // `created`, but the sandbox engine may complete it before the return arrives.)
     conflict: async (w) => {
       const made = await created(partner(w, '/finance/v1/payment_request', { body: valid.createPaymentRequest!(w, 0, unique()).body }));
-      return partner(w, `/finance/v1/simulations/payment_request/${made.paymentId}/return`, { body: { returnCode: 'R01' } });
+      const path = `/finance/v1/payment_request/${made.paymentId}`;
+      await vi.waitFor(async () => expect((await partner(w, path, {}, 'GET')).body.status).toBe('completed'), {
+        timeout: 10_000,
+        interval: 25,
+      });
+      const returnIt = () =>
+        partner(w, `/finance/v1/simulations/payment_request/${made.paymentId}/return`, { body: { returnCode: 'R01' } });
+      expect((await returnIt()).status).toBe(200);
+      return returnIt();
     },
   },
   simulatePaymentNotificationOfChange: {
