@@ -82,6 +82,21 @@ export async function transferViews(
 
 const transferCursors = idCursorList('transfer');
 
+/** The balance a transfer row read with its account's columns (`balance_currency` ...) shows. */
+const balanceRowOf = (row: {
+  account_id: number;
+  balance_currency: BalanceRow['currency'];
+  balance_status: BalanceRow['status'];
+  ledger_minor: BalanceRow['ledger_minor'];
+  available_minor: BalanceRow['available_minor'];
+}): BalanceRow => ({
+  id: row.account_id,
+  currency: row.balance_currency,
+  status: row.balance_status,
+  ledger_minor: row.ledger_minor,
+  available_minor: row.available_minor,
+});
+
 const oneTransfer = compiledQuery((db: Kysely<Database>, v: { merchantId: number; transferId: number }) =>
   db
     .selectFrom('banking_transfers as t')
@@ -149,14 +164,7 @@ export class TransferReads {
       throw new Problem('not-found', `No transfer with id ${transferId} exists for this merchant.`, {
         errors: [pathParam('transferId', 'unknown transfer')],
       });
-    const balance: BalanceRow = {
-      id: row.account_id,
-      currency: row.balance_currency,
-      status: row.balance_status,
-      ledger_minor: row.ledger_minor,
-      available_minor: row.available_minor,
-    };
-    const [transfer] = await transferViews(this.store.db, [row], Date.now(), new Map([[Number(row.account_id), balance]]));
+    const [transfer] = await transferViews(this.store.db, [row], Date.now(), new Map([[Number(row.account_id), balanceRowOf(row)]]));
     return transfer!;
   }
 
@@ -189,15 +197,7 @@ export class TransferReads {
     if (rows.length === 0) await findAccount(db, merchantId, accountId, pathParam('accountId', 'unknown account'));
     const { page, nextCursor } = splitPage(transferCursors, rows, query.PageSize, (row) => Number(row.id));
     const balances = new Map<number, BalanceRow>();
-    for (const row of page) {
-      balances.set(Number(row.account_id), {
-        id: row.account_id,
-        currency: row.balance_currency,
-        status: row.balance_status,
-        ledger_minor: row.ledger_minor,
-        available_minor: row.available_minor,
-      });
-    }
+    for (const row of page) balances.set(Number(row.account_id), balanceRowOf(row));
     return { data: await transferViews(db, page, Date.now(), balances), nextCursor };
   }
 }
