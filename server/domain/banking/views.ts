@@ -201,15 +201,14 @@ const transferParty = (
 });
 
 export function toTransfer(row: TransferViewRow, entries: readonly LedgerEntryViewRow[], balance: Balance): Transfer {
-  const party = transferParty;
   return {
     id: Number(row.id),
     type: row.type,
     status: row.status,
     amount: toDecimalString(Number(row.amount_minor), row.currency),
     currency: row.currency,
-    from: party(row.from_account_id, row.from_counterparty_id, row.from_name, row.from_number_last4),
-    to: party(row.to_account_id, row.to_counterparty_id, row.to_name, row.to_number_last4),
+    from: transferParty(row.from_account_id, row.from_counterparty_id, row.from_name, row.from_number_last4),
+    to: transferParty(row.to_account_id, row.to_counterparty_id, row.to_name, row.to_number_last4),
     description: row.description,
     externalId: row.external_id,
     ach: json<Schemas['AchTransferDetails']>(row.ach),

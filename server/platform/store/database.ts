@@ -46,7 +46,7 @@ function arrayReader(statement: SQLite.Statement): SqliteStatement {
   return {
     reader: true,
     all(parameters) {
-      const rows = waitingForLock(() => raw.all(parameters)) as unknown[][];
+      const rows = waitingForLock(raw, 'all', parameters) as unknown[][];
       // A schema change since the columns were read (SQLite re-prepares the statement): read them again.
       if (rows.length > 0 && rows[0]!.length !== columns.length) {
         columns = raw.columns().map((c) => c.name);
@@ -54,7 +54,7 @@ function arrayReader(statement: SQLite.Statement): SqliteStatement {
       }
       return rows.map(build);
     },
-    run: (parameters) => waitingForLock(() => raw.run(parameters)),
+    run: (parameters) => waitingForLock(raw, 'run', parameters),
     *iterate(parameters) {
       for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield build(values);
     },
@@ -118,11 +118,16 @@ const lockPauses = new Int32Array(new SharedArrayBuffer(4));
  * release. The process waits inside the call, as it did in SQLite's handler. Only `begin immediate` and writes
  * outside a transaction meet the lock; a statement that finds it free costs no more than before.
  */
-function waitingForLock<T>(statement: () => T): T {
+function waitingForLock<M extends 'all' | 'run'>(
+  statement: SQLite.Statement,
+  method: M,
+  parameters: readonly unknown[],
+): ReturnType<SQLite.Statement[M]> {
+  // The statement and its method are passed rather than a closure: this runs for every statement.
   let deadline: number | undefined;
   for (;;) {
     try {
-      return statement();
+      return statement[method](parameters) as ReturnType<SQLite.Statement[M]>;
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
       deadline ??= performance.now() + busyTimeoutMs;
@@ -136,8 +141,8 @@ function waitingForLock<T>(statement: () => T): T {
 function writer(statement: SQLite.Statement): SqliteStatement {
   return {
     reader: false,
-    all: (parameters) => waitingForLock(() => statement.all(parameters)),
-    run: (parameters) => waitingForLock(() => statement.run(parameters)),
+    all: (parameters) => waitingForLock(statement, 'all', parameters),
+    run: (parameters) => waitingForLock(statement, 'run', parameters),
     iterate: (parameters) => statement.iterate(parameters),
   };
 }
