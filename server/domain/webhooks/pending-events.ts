@@ -30,6 +30,11 @@ export interface Selection {
  * order), oldest first, without what the selection leaves out.
  */
 export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEvent[]> {
+  return nextOfEachPayoutQuery(store, s).execute();
+}
+
+/** The query `nextOfEachPayout` runs (its plan is checked in test/server/outbox-plans.test.ts). */
+export function nextOfEachPayoutQuery(store: Store, s: Selection) {
   // The event types each blocked registration selected, by owner and environment.
   const waiting = new Map<string, { owner: number; environment: Environment; types: Set<string> }>();
   for (const r of s.registrations) {
@@ -66,14 +71,19 @@ export function nextOfEachPayout(store: Store, s: Selection): Promise<PendingEve
               .select('earlier.id')
               .whereRef('earlier.subject', '=', 'e.subject')
               .whereRef('earlier.id', '<', 'e.id')
-              .where('earlier.dispatched_at', 'is', null),
+              .where('earlier.dispatched_at', 'is', null)
+              // A fence: with an OFFSET, PostgreSQL keeps the check a probe per walked event (of
+              // `events_pending_subject`: that subject's few pending events) rather than turning it into an anti
+              // join, which it planned against every pending event whenever its statistics were stale (a
+              // backlog of thousands, rescanned for each walked event). SQLite probes per row anyway.
+              .limit(1)
+              .offset(0),
           ),
         ),
       ]),
     )
     .orderBy('e.id')
-    .limit(s.limit)
-    .execute();
+    .limit(s.limit);
 }
 
 /** The newest event's id (0 when there is none). */

@@ -1,7 +1,7 @@
 // Where the service's limits are counted: the per-caller rate limit (http/rate-limit.ts) and the failed token
 // request limits (auth/failed-attempts.ts). On the embedded store, in this process's memory (with several processes,
 // in the primary process's, asked over IPC: primary-limits.ts); on PostgreSQL, in the
-// store's own `rate_limits` table (migration 0015), or in Redis when REDIS_URL is set: with N instances on one
+// store's own `rate_limits` table (migration 0015; unlogged since 0020: a count never waits for a log flush), or in Redis when REDIS_URL is set: with N instances on one
 // database every instance counts against the same budget, where per-process memory gave a caller N budgets.
 // rate-limiter-flexible counts in all three: a fixed window per key that opens at the key's first count and
 // closes `duration` seconds later (its `duration` starts at the first consume), each count one atomic step (an

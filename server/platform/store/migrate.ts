@@ -19,6 +19,7 @@ import * as partnerEvents from './migrations/0016_partner_events.js';
 import * as resourceEnvironment from './migrations/0017_resource_environment.js';
 import * as console from './migrations/0018_console.js';
 import * as deliveryExcerpts from './migrations/0019_delivery_excerpts.js';
+import * as pendingBySubject from './migrations/0020_pending_by_subject.js';
 import type { Environment } from '../environment.js';
 import type { Store } from './store.js';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, (store: Store, context: MigrationContext) => Mi
   '0017_resource_environment': (_store, context) => resourceEnvironment.migration(context),
   '0018_console': console.migration,
   '0019_delivery_excerpts': deliveryExcerpts.migration,
+  '0020_pending_by_subject': pendingBySubject.migration,
 };
 
 /** Applies every migration not yet applied, or those up to and including `upTo` (to test a migration on old data). */
