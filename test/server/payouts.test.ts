@@ -167,6 +167,38 @@ describe.each(stores)('payouts on $name', (kind) => {
     });
     expect(disabled.response.status).toBe(422);
     expect(disabled.error!.type).toBe('https://payouts.example/problems/inactive-account');
+    expect(disabled.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/PayeeAccountId' }));
+    expect(none.error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/PayeeId' }));
+  });
+
+  it("refuses (404) an account the payee does not have, and another merchant's payee or account", async () => {
+    const { payeeId, accountId } = await payeeWithAccount(acme);
+    const other = await payeeWithAccount(acme);
+    const elsewhere = await newMerchant(service, 'Elsewhere');
+    const theirs = await payeeWithAccount(elsewhere);
+    const cases = [
+      { body: { PayeeId: payeeId, PayeeAccountId: 'pa_00000000000000000000000000' }, pointer: '#/PayeeAccountId' },
+      { body: { PayeeId: payeeId, PayeeAccountId: other.accountId }, pointer: '#/PayeeAccountId' },
+      { body: { PayeeId: theirs.payeeId }, pointer: '#/PayeeId' },
+      { body: { PayeeId: theirs.payeeId, PayeeAccountId: theirs.accountId }, pointer: '#/PayeeId' },
+      { body: { PayeeId: payeeId, PayeeAccountId: theirs.accountId }, pointer: '#/PayeeAccountId' },
+    ];
+    for (const { body, pointer } of cases) {
+      const refused = await acme.a.POST('/v1/payouts', { body: { ...body, Amount: 5, Currency: 'USD' } });
+      expect(refused.response.status, JSON.stringify(body)).toBe(404);
+      expect(refused.error!.errors).toEqual([expect.objectContaining({ pointer })]);
+    }
+    // The account named, and not only the newest, is paid into.
+    const second = await unwrap(
+      acme.a.POST('/v1/payees/{id}/accounts', { params: { path: { id: payeeId } }, body: bankAccount('000123456789') }),
+    );
+    const named = await unwrap(
+      acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, PayeeAccountId: accountId, Amount: 5, Currency: 'USD' } }),
+    );
+    expect(named.PayeeAccountId).toBe(accountId);
+    const newest = await unwrap(acme.a.POST('/v1/payouts', { body: { PayeeId: payeeId, Amount: 5, Currency: 'USD' } }));
+    expect(newest.PayeeAccountId).toBe(second.PayeeAccountId);
+    expect((await unwrap(elsewhere.a.GET('/v1/payouts', {}))).data).toEqual([]);
   });
 
   it('lists newest first with cursor pages and filters, through A and B alike', async () => {

@@ -53,23 +53,25 @@ export class Payouts {
     const result = await idempotent(this.store, claim, {
       current: (first: Payout) => this.get(merchantId, first.PayoutUniqueReference),
       run: async (trx) => {
-        const payee = await trx
-          .selectFrom('payees')
-          .select('id')
-          .where('merchant_id', '=', merchantId)
-          .where('id', '=', body.PayeeId)
-          .executeTakeFirst();
-        if (!payee)
+        // The payee and its accounts in one read: no row when the payee is not the merchant's, one row with no
+        // account when it has none (or not the one named).
+        const rows = await trx
+          .selectFrom('payees as p')
+          .leftJoin('payee_accounts as a', (join) => {
+            const own = join.onRef('a.payee_id', '=', 'p.id').onRef('a.merchant_id', '=', 'p.merchant_id');
+            return body.PayeeAccountId ? own.on('a.id', '=', body.PayeeAccountId) : own;
+          })
+          .select(['a.id', 'a.active', 'a.currency'])
+          .where('p.merchant_id', '=', merchantId)
+          .where('p.id', '=', body.PayeeId)
+          .orderBy('a.created_at', 'desc')
+          .orderBy('a.id', 'desc')
+          .execute();
+        if (rows.length === 0)
           throw new Problem('not-found', `No payee with id ${body.PayeeId} exists for this merchant.`, {
             errors: [bodyField('PayeeId', 'unknown payee')],
           });
-        let accounts = trx
-          .selectFrom('payee_accounts')
-          .select(['id', 'active', 'currency'])
-          .where('payee_id', '=', body.PayeeId)
-          .where('merchant_id', '=', merchantId);
-        if (body.PayeeAccountId) accounts = accounts.where('id', '=', body.PayeeAccountId);
-        const candidates = await accounts.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+        const candidates = rows.flatMap((a) => (a.id === null ? [] : [{ id: a.id, active: a.active, currency: a.currency }]));
         if (body.PayeeAccountId && candidates.length === 0) {
           throw new Problem('not-found', `Payee ${body.PayeeId} has no account ${body.PayeeAccountId}.`, {
             errors: [bodyField('PayeeAccountId', 'unknown account')],
