@@ -3,7 +3,9 @@
 // (NODE_ENV=production, info logs) on the embedded store, workers off (RUN_WORKERS=false) so the write is
 // measured alone rather than with the engine stepping the payouts it creates; the pipeline part measures those.
 // The reads come first (a page of events read before the POSTs add payout events is the provisioned page), and
-// the server's peak resident memory over the whole part is read from /proc at its end.
+// the server's peak resident memory over the whole part is read from /proc at its end. After the payee read, the
+// same read from bare Express with only the request validator in front (baseline-server.ts, VALIDATED=1): the
+// share of bare Express's speed the validator alone leaves, reported beside the aims.
 import { describeLoad, loadSettings, measure, type LoadResult, type LoadSettings } from './load.js';
 import { peakRssMb, rssMb } from './process-memory.js';
 import { startBaseline, startService } from './processes.js';
@@ -29,9 +31,19 @@ export interface ServerMemory {
   aimMb: number;
 }
 
+/** Bare Express with only the request validator in front, against bare Express, on one read. */
+export interface ValidatorFloor {
+  operation: string;
+  baseline: LoadResult;
+  validated: LoadResult;
+  /** validated req/s divided by baseline req/s. */
+  ratio: number;
+}
+
 export interface HttpRatiosResult {
   settings: LoadSettings;
   operations: OperationRatio[];
+  validatorFloor?: ValidatorFloor;
   serverMemory?: ServerMemory;
 }
 
@@ -41,6 +53,7 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
   const merchant = await createMerchant(store.url);
   const service = await startService({ DATABASE_URL: store.url, RUN_WORKERS: 'false' });
   const baseline = await startBaseline();
+  const validated = await startBaseline({ validated: true });
   try {
     const fixture = await provision(service.url, merchant);
     const banking = await provisionBanking(service.url, merchant);
@@ -72,6 +85,7 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
       },
     ];
     const operations: OperationRatio[] = [];
+    let validatorFloor: ValidatorFloor | undefined;
     // BENCH_HTTP_OPERATIONS (parts of the operations' names, comma-separated) measures only those: to profile one.
     const only = process.env.BENCH_HTTP_OPERATIONS?.split(',').filter(Boolean);
     for (const c of cases.filter((k) => !only || only.some((o) => k.operation.includes(o)))) {
@@ -90,14 +104,23 @@ export async function runHttpRatios(): Promise<HttpRatiosResult> {
         aim: c.aim,
         ...(peakAfter === undefined ? {} : { serverPeakRssMbAfter: peakAfter }),
       });
+      if (c.operation === 'GET /v1/payees/{id}') {
+        const alone = await measure(
+          { url: `${validated.url}/v1/payees/${fixture.payeeId}`, headers: auth },
+          settings,
+          validated.process.pid,
+        );
+        console.log(`  validator alone   ${c.operation.padEnd(52)} ${describeLoad(alone)}`);
+        validatorFloor = { operation: c.operation, baseline: base, validated: alone, ratio: alone.requestsPerSec / base.requestsPerSec };
+      }
     }
     const serverMemory: ServerMemory = { ...(beforeLoadMb === undefined ? {} : { beforeLoadMb }), aimMb: 150 };
     const peak = peakRssMb(pid);
     if (peak !== undefined) serverMemory.peakRssMb = peak;
     console.log(`  server peak RSS ${peak ?? '(not measurable here)'} MB (${beforeLoadMb ?? '?'} MB before the load; aim <= 150 MB)`);
-    return { settings, operations, serverMemory };
+    return { settings, operations, ...(validatorFloor ? { validatorFloor } : {}), serverMemory };
   } finally {
-    await Promise.all([service.stop(), baseline.stop()]);
+    await Promise.all([service.stop(), baseline.stop(), validated.stop()]);
     await store.drop();
   }
 }

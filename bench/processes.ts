@@ -107,9 +107,10 @@ export async function startService(env: ServiceEnv): Promise<Child> {
 }
 
 /** The bare Express app of baseline-server.ts. */
-export async function startBaseline(): Promise<Child> {
+export async function startBaseline(options: { validated?: boolean } = {}): Promise<Child> {
   const port = await freePort();
-  return startChild(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], { NODE_ENV: 'production' }, port, '/fixed');
+  const env = { NODE_ENV: 'production', ...(options.validated ? { VALIDATED: '1' } : {}) };
+  return startChild(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], env, port, '/fixed');
 }
 
 /** The bare pipeline of bare-pipeline-server.ts on `databaseUrl`, in `processes` processes, delivering to `receiverUrl`. */

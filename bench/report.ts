@@ -72,6 +72,13 @@ export function summaryRows(results: Results): SummaryRow[] {
       met: op.ratio >= op.aim,
     });
   }
+  const floor = results.http?.result.validatorFloor;
+  if (floor)
+    rows.push({
+      measure: `${floor.operation}: bare Express with the request validator alone / bare Express (req/s)`,
+      aim: 'reported',
+      result: `${fixed(floor.ratio)} (${floor.validated.requestsPerSec} / ${floor.baseline.requestsPerSec}; ${floor.validated.serverCpuUsPerRequest ?? '?'} vs ${floor.baseline.serverCpuUsPerRequest ?? '?'} µs CPU/req)`,
+    });
   // A write's tail latency (issue 15): its p99 within 4x bare Express's, same connections and duration.
   for (const op of (results.http?.result.operations ?? []).filter((o) => o.operation.startsWith('POST '))) {
     const times = op.service.p99Ms / op.baseline.p99Ms;
@@ -230,6 +237,11 @@ function markdown(results: Results): string {
       ),
       '',
     );
+    if (http.validatorFloor)
+      out.push(
+        `Bare Express with only the request validator in front, ${http.validatorFloor.operation}: ${load(http.validatorFloor.validated)}, ${fixed(http.validatorFloor.ratio)} of bare Express.`,
+        '',
+      );
     const memory = http.serverMemory;
     if (memory?.peakRssMb !== undefined)
       out.push(
