@@ -75,3 +75,10 @@ export type { paths as PlatformPaths, components as PlatformComponents } from '.
 export type { paths as PartnerPaths, components as PartnerComponents } from '../generated/partner/schema.js';
 export type { paths as BankingPaths, components as BankingComponents } from '../generated/banking/schema.js';
 export type { paths as CounterpartyPaths, components as CounterpartyComponents } from '../generated/counterparty/schema.js';
+// The value lists of each group's named enumerations (event types, states, statuses...), under the schemas' names:
+// `merchantEnums.WebhookEventType` lists what `MerchantComponents['schemas']['WebhookEventType']` admits.
+export * as merchantEnums from '../generated/merchant/enums.js';
+export * as platformEnums from '../generated/platform/enums.js';
+export * as partnerEnums from '../generated/partner/enums.js';
+export * as bankingEnums from '../generated/banking/enums.js';
+export * as counterpartyEnums from '../generated/counterparty/enums.js';

@@ -1,6 +1,7 @@
 // Receiving webhooks: the payload types of the events, `constructEvent` (verify a signed delivery, then parse
 // it), and helpers for unsigned registrations. Every event carries `id` (also the `webhook-id` header:
 // keep the ids handled, and skip one seen before), `type` and `environment`.
+import { PayoutState } from '../generated/merchant/enums.js';
 import type { components } from '../generated/merchant/schema.js';
 import { verifyWebhook } from './webhook-signature.js';
 
@@ -40,7 +41,8 @@ export type WebhookEvent = PayoutEvent | TransferEvent | VerificationEvent | Pay
  */
 export type PartnerWebhookEvent = PaymentEvent | NocEvent | WebhookTestEvent;
 
-const states: readonly PayoutEventState[] = ['created', 'processing', 'sent', 'completed', 'failed', 'cancelled', 'returned'];
+/** The states a payout event documents (an event of a state added later is not one `isPayoutEvent` knows). */
+const states: readonly PayoutEventState[] = PayoutState;
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 const header = (headers: HeaderBag, name: string): string | null => {

@@ -1,9 +1,9 @@
 // `npm run check:client`: the shape of the client package (client/), as `npm pack` would publish it. It packs
 // with `npm pack --dry-run --json` (which builds dist/ through the package's prepack), then checks the manifest
 // (exports, types, openapi-fetch the only dependency, no install scripts), the packed files (every export target,
-// each group's types, no sources or tests), that every import of the packed code names a packed file or
-// openapi-fetch, and finally compiles a consumer against the packed files alone, with `strict` and without Node's
-// types, resolving `@payout-service/client` the way TypeScript does for a project that installed it.
+// each group's types and enumeration lists, no sources or tests), that every import of the packed code names a
+// packed file or openapi-fetch, and finally compiles a consumer against the packed files alone, with `strict` and
+// without Node's types, resolving `@payout-service/client` the way TypeScript does for a project that installed it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
@@ -59,7 +59,12 @@ const [pack] = JSON.parse(packed.stdout) as { files: { path: string }[]; size: n
 const files = new Set(pack!.files.map((f) => f.path));
 const relativeTarget = (target: string) => posix.normalize(target).replace(/^\.\//, '');
 for (const target of exportTargets) if (!files.has(relativeTarget(target))) fail(`the export target ${target} is not in the package`);
-for (const required of ['package.json', 'README.md', ...groups.map((g) => `dist/generated/${g}/schema.d.ts`)])
+const groupFiles = groups.flatMap((g) => [
+  `dist/generated/${g}/schema.d.ts`,
+  `dist/generated/${g}/enums.js`,
+  `dist/generated/${g}/enums.d.ts`,
+]);
+for (const required of ['package.json', 'README.md', ...groupFiles])
   if (!files.has(required)) fail(`the package does not contain ${required}`);
 for (const file of files) {
   if (/\.(ts|tsx|mts)$/.test(file) && !file.endsWith('.d.ts')) fail(`the package ships a source file: ${file}`);
@@ -86,13 +91,14 @@ for (const file of files) {
 // node_modules (outside this repository, so nothing else can be found by walking up), with openapi-fetch beside it.
 const consumer = resolve('/', '__payout_client_consumer__');
 const installed = join(consumer, 'node_modules', ...String(name).split('/'));
-const consumerSource = `import { createMerchantClient, unwrap, ApiProblemError, ConnectionError, TimeoutError, constructEvent, type ProblemKind } from '${name}';
+const consumerSource = `import { createMerchantClient, unwrap, ApiProblemError, ConnectionError, TimeoutError, constructEvent, merchantEnums, type MerchantComponents, type ProblemKind } from '${name}';
 const merchant = createMerchantClient({ baseUrl: 'http://localhost:3000', token: 't', maxRetries: 1, timeout: 5000, onAttempt: (a) => a.status });
 const payee = await unwrap(merchant.GET('/v1/payees/{id}', { params: { path: { id: 1 } } }));
 const gone: undefined = await unwrap(merchant.DELETE('/v1/webhooks', { params: { query: { id: 'w' } } }));
 const kind: ProblemKind = 'not-found';
 const event = await constructEvent('{}', new Headers(), 'whsec_x');
-export const used = [payee.name, gone, kind, event.type, ApiProblemError, ConnectionError, TimeoutError];
+const eventTypes: readonly MerchantComponents['schemas']['WebhookEventType'][] = merchantEnums.WebhookEventType;
+export const used = [payee.name, gone, kind, event.type, eventTypes, ApiProblemError, ConnectionError, TimeoutError];
 `;
 /** The consumer project's own files, in memory: an ESM package and its program. */
 const own = new Map([

@@ -1,12 +1,14 @@
 // `npm run generate`: openapi/ → generated/. For each group: the bundled document (redocly bundle), its
-// TypeScript types (openapi-typescript, string unions, no TS enums; open enumerations as open-enum-types.ts says)
-// and its route table. Across groups: the index (the groups, in redocly.yaml's order, and their route tables) and
-// the problem catalogue the contract's Problem schema carries. `--check` writes nothing and fails when generated/
-// differs from what the documents produce (the drift check of `npm run check`).
+// TypeScript types (openapi-typescript, string unions, no TS enums; open enumerations as open-enum-types.ts says),
+// its route table and the value lists of its named string enumerations (enum-lists.ts). Across groups: the index
+// (the groups, in redocly.yaml's order, and their route tables) and the problem catalogue the contract's Problem
+// schema carries. `--check` writes nothing and fails when generated/ differs from what the documents produce (the
+// drift check of `npm run check`).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { bundleDocuments } from './bundle-documents.js';
+import { enumListsSource } from './enum-lists.js';
 import { openEnumType } from './open-enum-types.js';
 import { indexSource, problemTypesSource, routeEntrySource, routeTableSource, type OpenApiDocument } from './route-table.js';
 
@@ -24,6 +26,7 @@ async function outputsFor(group: string, doc: OpenApiDocument): Promise<Map<stri
   });
   files.set(`${group}/schema.ts`, `// ${from}\n\n${astToString(ast)}`);
   files.set(`${group}/routes.ts`, routeTableSource(group, doc, from));
+  files.set(`${group}/enums.ts`, enumListsSource(doc, from));
   return files;
 }
 

@@ -1,8 +1,15 @@
 // Events: the merchant's (group A, /v1/events) or the partner's (group C, /finance/v1/events), in one shape for the
 // events pages; and the event a sandbox simulation caused, found among them.
-import { eachEvent, eachPartnerEvent, type MerchantComponents, type PartnerComponents, unwrap } from '@payout-service/client';
+import {
+  eachEvent,
+  eachPartnerEvent,
+  type MerchantComponents,
+  merchantEnums,
+  type PartnerComponents,
+  partnerEnums,
+  unwrap,
+} from '@payout-service/client';
 import type { Clients } from './clients.js';
-import { merchantEventTypes, partnerEventTypes } from './enums.js';
 
 export type AnyEvent = MerchantComponents['schemas']['Event'] | PartnerComponents['schemas']['PartnerEvent'];
 
@@ -25,11 +32,11 @@ export function eventsOf(clients: Clients): EventsApi {
   if (clients.kind === 'merchant') {
     const client = clients.merchant;
     return {
-      types: merchantEventTypes,
+      types: merchantEnums.EventType,
       byPayout: true,
       each: (f, pageSize) =>
         eachEvent(client, {
-          Type: f.types.length > 0 ? (f.types as (typeof merchantEventTypes)[number][]) : undefined,
+          Type: f.types.length > 0 ? (f.types as MerchantComponents['schemas']['EventType'][]) : undefined,
           PayoutUniqueReference: f.payout || undefined,
           CreatedFrom: f.createdFrom || undefined,
           CreatedTo: f.createdTo || undefined,
@@ -40,11 +47,11 @@ export function eventsOf(clients: Clients): EventsApi {
   }
   const client = clients.partner;
   return {
-    types: partnerEventTypes,
+    types: partnerEnums.PartnerEventType,
     byPayout: false,
     each: (f, pageSize) =>
       eachPartnerEvent(client, {
-        Type: f.types.length > 0 ? (f.types as (typeof partnerEventTypes)[number][]) : undefined,
+        Type: f.types.length > 0 ? (f.types as PartnerComponents['schemas']['PartnerEventType'][]) : undefined,
         CreatedFrom: f.createdFrom || undefined,
         CreatedTo: f.createdTo || undefined,
         PageSize: pageSize,

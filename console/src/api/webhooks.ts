@@ -5,13 +5,16 @@ import {
   eachWebhookDelivery,
   type MerchantClient,
   type MerchantComponents,
+  merchantEnums,
   type PartnerClient,
+  type PartnerComponents,
+  partnerEnums,
   unwrap,
 } from '@payout-service/client';
 import type { Clients } from './clients.js';
-import { merchantWebhookEvents, partnerWebhookEvents } from './enums.js';
 
 type M = MerchantComponents['schemas'];
+type P = PartnerComponents['schemas'];
 
 export type Webhook = M['Webhook'];
 export type WebhookCreated = M['WebhookCreated'];
@@ -44,11 +47,10 @@ const chosen = <T>(events: T[]): T[] | undefined => (events.length > 0 ? events 
 
 function merchantWebhooks(client: MerchantClient): WebhookApi {
   return {
-    events: merchantWebhookEvents,
+    events: merchantEnums.WebhookEventType,
     list: () => unwrap(client.GET('/v1/webhooks')),
     get: (id) => unwrap(client.GET('/v1/webhooks/{id}', { params: { path: { id } } })),
-    create: (r) =>
-      unwrap(client.POST('/v1/webhooks', { body: { ...r, events: chosen(r.events as (typeof merchantWebhookEvents)[number][]) } })),
+    create: (r) => unwrap(client.POST('/v1/webhooks', { body: { ...r, events: chosen(r.events as M['WebhookEventType'][]) } })),
     remove: (id) => unwrap(client.DELETE('/v1/webhooks', { params: { query: { id } } })),
     test: (id) => unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id } } })),
     rotateSecret: (id) => unwrap(client.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
@@ -60,11 +62,10 @@ function merchantWebhooks(client: MerchantClient): WebhookApi {
 
 function partnerWebhooks(client: PartnerClient): WebhookApi {
   return {
-    events: partnerWebhookEvents,
+    events: partnerEnums.PartnerWebhookEventType,
     list: () => unwrap(client.GET('/finance/v1/webhooks')),
     get: (id) => unwrap(client.GET('/finance/v1/webhooks/{id}', { params: { path: { id } } })),
-    create: (r) =>
-      unwrap(client.POST('/finance/v1/webhooks', { body: { ...r, events: r.events as (typeof partnerWebhookEvents)[number][] } })),
+    create: (r) => unwrap(client.POST('/finance/v1/webhooks', { body: { ...r, events: r.events as P['PartnerWebhookEventType'][] } })),
     remove: (id) => unwrap(client.DELETE('/finance/v1/webhooks', { params: { query: { id } } })),
     test: (id) => unwrap(client.POST('/finance/v1/webhooks/{id}/test', { params: { path: { id } } })),
     rotateSecret: (id) => unwrap(client.POST('/finance/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),

@@ -2,14 +2,15 @@
 // and ledger entries, and a transfer's page with its entries, its events and, in the sandbox, its test helpers.
 import {
   type BankingComponents,
+  bankingEnums,
   eachAccountLedgerEntry,
   eachAccountTransfer,
   eachBusiness,
   eachBusinessAccount,
+  merchantEnums,
   unwrap,
 } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
-import { merchantEventTypes, transferStatuses, transferTypes } from '../api/enums.js';
 import { eventsAbout, eventsOf } from '../api/events.js';
 import { merchantSimulations } from '../api/simulations.js';
 import { isSandbox, useConsole, useMerchant } from '../context.js';
@@ -181,7 +182,7 @@ export function AccountPage({ id }: { id: number }) {
             <label for="transfer-type">Type</label>
             <select id="transfer-type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}>
               <option value="">Any type</option>
-              {transferTypes.map((t) => (
+              {bankingEnums.TransferType.map((t) => (
                 <option key={t} value={t}>
                   {t}
                 </option>
@@ -192,7 +193,7 @@ export function AccountPage({ id }: { id: number }) {
             <label for="transfer-status">Status</label>
             <select id="transfer-status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
               <option value="">Any status</option>
-              {transferStatuses.map((s) => (
+              {bankingEnums.TransferStatus.map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>
@@ -280,7 +281,7 @@ export function AccountPage({ id }: { id: number }) {
   );
 }
 
-const transferEventTypes = merchantEventTypes.filter((t) => t.startsWith('transfer.'));
+const transferEventTypes = merchantEnums.EventType.filter((t) => t.startsWith('transfer.'));
 
 export function TransferPage({ id }: { id: number }) {
   const { session, clients } = useConsole();

@@ -1,10 +1,9 @@
 // A partner's pages: its linked merchants, the payments it requested for them (newest first), and a payment's page
 // with its status history, its events, the cancel and, in the sandbox, a return.
-import { eachPartnerTransaction, type PartnerComponents, unwrap } from '@payout-service/client';
+import { eachPartnerTransaction, type PartnerComponents, partnerEnums, unwrap } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
 import { eventsAbout, eventsOf } from '../api/events.js';
 import { partnerSimulations } from '../api/simulations.js';
-import { partnerEventTypes } from '../api/enums.js';
 import { isSandbox, useConsole, usePartner } from '../context.js';
 import { Link } from '../router.js';
 import { useAction } from '../ui/action.js';
@@ -19,7 +18,7 @@ import { EventList } from './events.js';
 
 type P = PartnerComponents['schemas'];
 
-const paymentEventTypes = partnerEventTypes.filter((t) => t.startsWith('payment.'));
+const paymentEventTypes = partnerEnums.PartnerEventType.filter((t) => t.startsWith('payment.'));
 
 export function MerchantsPage() {
   const { session } = useConsole();

@@ -1,8 +1,8 @@
 // Payouts: the merchant's payouts, newest first, filtered by state, payee and time; a payout's page with its state
 // timeline (its events, oldest first), each event's payload, the cancel, and in the sandbox its test helpers.
-import { eachPayout, type MerchantComponents, unwrap } from '@payout-service/client';
+import { eachPayout, type MerchantComponents, merchantEnums, unwrap } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
-import { payoutFailureReasons, payoutStates } from '../api/enums.js';
+import { payoutFailureReasons } from '../api/enums.js';
 import { eventsOf, eventTime } from '../api/events.js';
 import { merchantSimulations } from '../api/simulations.js';
 import { isSandbox, useConsole, useMerchant } from '../context.js';
@@ -49,7 +49,7 @@ export function PayoutsPage() {
           <label for="payout-status">State</label>
           <select id="payout-status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
             <option value="">Any state</option>
-            {payoutStates.map((s) => (
+            {merchantEnums.PayoutState.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

@@ -1,7 +1,7 @@
 // Webhooks: the registrations of the merchant (or partner), a form to register one (its signing secret shown once),
 // and each registration's page: a test event, a new signing secret, deletion, and its delivery log with redelivery.
+import { merchantEnums } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
-import { environments } from '../api/enums.js';
 import { type Delivery, type Environment, type Webhook, webhooksOf } from '../api/webhooks.js';
 import { useConsole } from '../context.js';
 import { Link, navigate } from '../router.js';
@@ -137,7 +137,7 @@ function RegisterForm({
       </fieldset>
       <fieldset>
         <legend>Environment</legend>
-        {environments.map((env) => (
+        {merchantEnums.WebhookEnvironment.map((env) => (
           <label key={env} class="choice">
             <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
             {env}

@@ -5,6 +5,7 @@
 // mechanism (store/idempotency.ts). Every change of state goes through payment-transitions.ts; rows leave as
 // payment-views.ts shows them.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction as KyselyTransaction, type Selectable } from 'kysely';
+import { AchPaymentMethodType } from '../../../generated/partner/enums.js';
 import type { components as C } from '../../../generated/partner/schema.js';
 import type { components as E } from '../../../generated/counterparty/schema.js';
 import { Problem, bodyField } from '../../platform/problems.js';
@@ -35,7 +36,8 @@ function accountNumberMatches(eb: ExpressionBuilder<Database, 'payments'>, sent:
   if (sent.length !== 4) return whole;
   return eb.or([whole, eb(sql<string>`substr(account_number, length(account_number) - 3)`, '=', sent)]);
 }
-const achMethods = new Set(['STANDARD', 'SAME_DAY']);
+/** The payment method types sent by ACH (`AchPaymentMethodType`); every other is a wire. */
+const achMethods: ReadonlySet<string> = new Set(AchPaymentMethodType);
 
 export class Payments {
   constructor(

@@ -2,7 +2,9 @@
 // a secret shown once. Targets pass the address guard at registration (and again at each delivery).
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { WebhookEventType } from '../../../generated/merchant/enums.js';
 import type { components } from '../../../generated/merchant/schema.js';
+import { PartnerWebhookEventType } from '../../../generated/partner/enums.js';
 import { Problem, bodyField } from '../../platform/problems.js';
 import { newWebhookId } from '../../platform/ids/identifiers.js';
 import { createWithinLimit, type CountLimit } from '../../platform/store/count-limit.js';
@@ -20,35 +22,15 @@ type EventType = Schemas['WebhookEventType'];
 
 /** A merchant's registrations at most; a partner's too. */
 export const maxWebhooksPerMerchant = 20;
-export const allEvents: EventType[] = [
-  'payout.created',
-  'payout.processing',
-  'payout.sent',
-  'payout.completed',
-  'payout.failed',
-  'payout.cancelled',
-  'payout.returned',
-  'transfer.created',
-  'transfer.processing',
-  'transfer.completed',
-  'transfer.failed',
-  'transfer.returned',
-  'verification.updated',
-  'noc.received',
-  'payment.created',
-  'payment.processing',
-  'payment.sent',
-  'payment.completed',
-  'payment.failed',
-  'payment.cancelled',
-  'payment.returned',
-];
+/** Every event type a merchant's registration can select, in the contract's order (`WebhookEventType`). */
+export const allEvents: readonly EventType[] = WebhookEventType;
 
-/** What a partner's registration can select: the events of the payments it requested (partners/payment-events.ts). */
-export const partnerEvents: EventType[] = allEvents.filter((e) => e === 'noc.received' || e.startsWith('payment.'));
+/** What a partner's registration can select: the events of the payments it requested (partners/payment-events.ts),
+ * in the contract's order (`PartnerWebhookEventType`). */
+export const partnerEvents: readonly EventType[] = PartnerWebhookEventType;
 
 /** The event types an owner's registrations can select, in the order they are stored. */
-export const selectableEvents = (owner: Owner): EventType[] => (owner.kind === 'merchant' ? allEvents : partnerEvents);
+export const selectableEvents = (owner: Owner): readonly EventType[] => (owner.kind === 'merchant' ? allEvents : partnerEvents);
 
 export function toWebhook(row: Selectable<WebhookTable>): Webhook {
   return {
