@@ -75,7 +75,8 @@ export function nextOfEachPayoutQuery(store: Store, s: Selection) {
               // A fence: with an OFFSET, PostgreSQL keeps the check a probe per walked event (of
               // `events_pending_subject`: that subject's few pending events) rather than turning it into an anti
               // join, which it planned against every pending event whenever its statistics were stale (a
-              // backlog of thousands, rescanned for each walked event). SQLite probes per row anyway.
+              // backlog of thousands, rescanned for each walked event). SQLite probes per row anyway (of
+              // `events_subject`).
               .limit(1)
               .offset(0),
           ),
