@@ -181,10 +181,12 @@ export async function openStore(
     sqlite.pragma('foreign_keys = ON');
     // A checkpoint runs inside a commit, on the event loop, and waits for fsync: every 1,000 pages (the
     // default) stalls writes often. Every 10,000 pages (a WAL of about 40 MB) stalls them a tenth as often,
-    // and pages written many times in between (index leaves) are copied once. A 64 MB page cache keeps the
-    // indexes of a large store in memory.
+    // and pages written many times in between (index leaves) are copied once. A 16 MB page cache per
+    // connection: under a steady stream of creates SQLite's cache fills with the pages they wrote (about 5 MB a
+    // second at 3,500 creates/s), so its size is what the process holds above its heap; a page it no longer holds
+    // is a read from the OS's cache (bench/README.md, "Third round").
     sqlite.pragma('wal_autocheckpoint = 10000');
-    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma('cache_size = -16384');
     statements = withStatementCache(sqlite);
     const db = new Kysely<Database>({
       dialect: withWellFormedParameters(withImmediateTransactions(new SqliteDialect({ database: statements }), statements)),
