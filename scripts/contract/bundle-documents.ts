@@ -1,6 +1,7 @@
 // Bundles every API document of a source tree (a checkout, or a tree extracted from a git ref) with Redocly,
 // as `npm run generate` does: the APIs are those its redocly.yaml names, bundled with that configuration.
-// A tree without a redocly.yaml (an older ref) has its APIs found at openapi/<name>/openapi.yaml.
+// A tree without a redocly.yaml (an older ref) has its APIs found at openapi/<name>/openapi.yaml. Each bundle then
+// gets every operation's own 404 example (not-found-examples.ts), so generate and lint see the same document.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { withNotFoundExamples } from './not-found-examples.js';
 
 const run = promisify(execFile);
 const redocly = fileURLToPath(new URL('../../node_modules/.bin/redocly', import.meta.url));
@@ -48,7 +50,7 @@ export async function bundleDocuments(tree: string): Promise<Map<string, Documen
           const e = err as { stderr?: string; message: string };
           throw new Error(`redocly could not bundle ${name} in ${tree}:\n${e.stderr ?? e.message}`);
         }
-        return [name, JSON.parse(await readFile(file, 'utf8')) as Document] as const;
+        return [name, withNotFoundExamples(JSON.parse(await readFile(file, 'utf8')) as Document)] as const;
       }),
     );
     return new Map(bundled);

@@ -2,7 +2,8 @@
 // operation lists the problem kinds it answers in `x-problem-types`; each listed kind is in the catalogue
 // (Problem.type's `x-problem-types`) with a status the operation documents; each documented failure status has a
 // kind; what the operation's shape implies (a body, a token, an Idempotency-Key) and what its texts promise
-// (`problems/<kind>`) is listed; and the catalogue holds no kind that nothing answers. Each finding says what to add.
+// (`problems/<kind>`) is listed; the catalogue holds no kind that nothing answers; and an operation that documents
+// 404 gives its own example (`x-not-found`, not-found-examples.ts). Each finding says what to add.
 //
 // Not a Redocly rule: Redocly lints each API on its own, and these rules need them all at once (a catalogue kind that no
 // operation of any group lists; a path item shared by two groups judged once, at its file); a configurable rule cannot
@@ -11,7 +12,7 @@
 // reach only through Redocly's own loader.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { deref, operationsOf, type Node as Document, type Node } from './document.js';
+import { deref, isLocalRef, operationsOf, type Node as Document, type Node } from './document.js';
 
 interface Kind {
   status: number;
@@ -158,6 +159,18 @@ export function problemTypeFindings(bundles: Map<string, Document>, root: string
       for (const kind of promised)
         if (!list.includes(kind))
           findings.push(`${where}: its texts promise problems/${kind}; add ${kind} to x-problem-types, or change the text`);
+      // The bundle has made each `x-not-found` into its operation's 404 example: what is left was not used.
+      const notFound = op.responses?.['404'];
+      if (op['x-not-found'] !== undefined)
+        findings.push(
+          `${where}: x-not-found gives the example of a 404 that refers to shared/responses/NotFound.yaml, which the operation does not document: remove it or document the 404`,
+        );
+      else if (notFound && isLocalRef(notFound.$ref))
+        findings.push(
+          `${where}: its 404 shows the shared example; add \`x-not-found: {detail: ...}\` beside x-problem-types, with the detail the service answers for this operation's resource`,
+        );
+      for (const [status, response] of Object.entries<Node>(op.responses ?? {}))
+        if (!isLocalRef(response?.$ref)) findings.push(...problemExampleFindings(`${where} ${status}`, doc, response, kinds));
     }
     for (const kind of mentioned([String(doc.info?.description ?? '')]))
       if (!listedInDoc.has(kind))
@@ -179,20 +192,25 @@ const kindsOf = (kinds: Record<string, Kind>, status: number) =>
 
 /** The problem examples of the shared responses: each a catalogue kind with its own status and title. */
 function exampleFindings(group: string, doc: Node, kinds: Record<string, Kind>): string[] {
+  return Object.entries<Node>(doc.components?.responses ?? {}).flatMap(([name, raw]) =>
+    problemExampleFindings(`${group} response ${name}`, doc, raw, kinds),
+  );
+}
+
+/** The problem examples of one response (a shared one, or an operation's own 404): each as its kind in the catalogue. */
+function problemExampleFindings(where: string, doc: Node, raw: unknown, kinds: Record<string, Kind>): string[] {
   const base = doc.components?.schemas?.Problem?.properties?.type?.['x-problem-type-base'] as string | undefined;
   const out: string[] = [];
-  for (const [name, raw] of Object.entries<Node>(doc.components?.responses ?? {})) {
-    const media = deref(doc, raw)?.content?.['application/problem+json'];
-    for (const [exampleName, ex] of Object.entries<Node>(media?.examples ?? {})) {
-      const value = deref(doc, ex)?.value;
-      if (!value || typeof value.type !== 'string') continue;
-      const kind = base && value.type.startsWith(base) ? value.type.slice(base.length) : undefined;
-      const known = kind ? kinds[kind] : undefined;
-      const at = `${group} response ${name}, example ${exampleName}`;
-      if (!known) out.push(`${at}: type ${value.type} is not in the catalogue`);
-      else if (value.status !== known.status || value.title !== known.title)
-        out.push(`${at}: ${kind} has status ${known.status} and title "${known.title}" in the catalogue; the example must say the same`);
-    }
+  const media = deref(doc, raw)?.content?.['application/problem+json'];
+  for (const [exampleName, ex] of Object.entries<Node>(media?.examples ?? {})) {
+    const value = deref(doc, ex)?.value;
+    if (!value || typeof value.type !== 'string') continue;
+    const kind = base && value.type.startsWith(base) ? value.type.slice(base.length) : undefined;
+    const known = kind ? kinds[kind] : undefined;
+    const at = `${where}, example ${exampleName}`;
+    if (!known) out.push(`${at}: type ${value.type} is not in the catalogue`);
+    else if (value.status !== known.status || value.title !== known.title)
+      out.push(`${at}: ${kind} has status ${known.status} and title "${known.title}" in the catalogue; the example must say the same`);
   }
   return out;
 }

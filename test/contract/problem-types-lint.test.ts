@@ -96,6 +96,35 @@ describe('the problem-type rules', () => {
     ]);
   });
 
+  it("ask for each operation's own 404 example, refuse one without a 404, and hold it to the catalogue", () => {
+    const notFound = bundles.merchant.components.responses.NotFound;
+    const withShared404 = documentWith({
+      responses: {
+        ...documentWith({}).get('sample')!.paths['/things/{id}'].get.responses,
+        '404': { $ref: '#/components/responses/NotFound' },
+      },
+      'x-problem-types': ['validation-error', 'unauthorized', 'forbidden', 'not-found', 'rate-limited', 'internal-error'],
+    });
+    withShared404.get('sample')!.components.responses = { NotFound: notFound };
+    expect(about(problemTypeFindings(withShared404, root))).toEqual([
+      expect.stringContaining('its 404 shows the shared example; add `x-not-found: {detail: ...}` beside x-problem-types'),
+    ]);
+    expect(about(problemTypeFindings(documentWith({ 'x-not-found': { detail: 'No thing 7 exists.' } }), root))).toEqual([
+      expect.stringContaining('x-not-found gives the example of a 404 that refers to shared/responses/NotFound.yaml'),
+    ]);
+    const own404 = structuredClone(notFound);
+    own404.content['application/problem+json'].examples.notFound.value.title = 'Not here.';
+    const withOwn404 = documentWith({
+      responses: { ...documentWith({}).get('sample')!.paths['/things/{id}'].get.responses, '404': own404 },
+      'x-problem-types': ['validation-error', 'unauthorized', 'forbidden', 'not-found', 'rate-limited', 'internal-error'],
+    });
+    expect(about(problemTypeFindings(withOwn404, root))).toEqual([
+      expect.stringContaining(
+        'getThing (GET /things/{id}, openapi/shared/paths/things_{id}.yaml) 404, example notFound: not-found has status 404',
+      ),
+    ]);
+  });
+
   it('refuse a kind the document promises that no operation lists, and a kind listed by nothing', () => {
     const findings = problemTypeFindings(
       documentWith({}, { description: 'Debits may answer `https://payouts.example/problems/insufficient-funds`.' }),

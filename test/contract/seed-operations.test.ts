@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Group } from '../../generated/index.js';
 import { bundles, operationsOf, resolve } from '../support/contract.js';
+import { basePaths } from '../support/operations.js';
 
 /** The seed's groups: the console's own document (issue 24) has no seed; it is checked at the end. */
 type SeedGroup = Exclude<Group, 'console'>;
@@ -225,11 +226,17 @@ describe('shared operations', () => {
   });
 
   it('A and B define /v1/payouts and /v1/payees/list with one contract', () => {
-    for (const path of ['/v1/payouts', '/v1/payees/list']) {
-      const a = bundles.merchant.paths[path];
-      const b = bundles.platform.paths[path];
-      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
-    }
+    // The same contract; a problem example's `instance` is the request path, each under its own group's base path.
+    const asDocumented = (group: 'merchant' | 'platform', path: string) =>
+      JSON.stringify(bundles[group].paths[path], (key, value) =>
+        key === 'instance' && typeof value === 'string' && value.startsWith(`${basePaths[group]}/`)
+          ? value.slice(basePaths[group].length)
+          : value,
+      );
+    for (const path of ['/v1/payouts', '/v1/payees/list']) expect(asDocumented('platform', path)).toBe(asDocumented('merchant', path));
+    expect(
+      bundles.platform.paths['/v1/payouts'].post.responses['404'].content['application/problem+json'].examples.notFound.value.instance,
+    ).toBe('/payouts/v1/payouts');
   });
 });
 
