@@ -21,8 +21,10 @@ parentPort.on('message', (ms) => {
   db.prepare('begin immediate').run();
   parentPort.postMessage('locked');
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-  db.prepare('commit').run();
+  // Marked before the commit: the lock is still held, so anything that gets it afterwards sees the mark, even if
+  // this thread is descheduled between its commit and its next instruction (as it was on a loaded machine).
   Atomics.store(committed, 0, 1);
+  db.prepare('commit').run();
 });
 `;
 
@@ -31,7 +33,7 @@ describe('SQLite write lock held by another connection', () => {
   let store: Store;
   let worker: Worker;
   const events: string[] = [];
-  /** Set by the holder as soon as it has committed (shared memory: seen at once, unlike a message). */
+  /** Set by the holder as it commits, before it releases the lock (shared memory: seen at once, unlike a message). */
   const committed = new Int32Array(new SharedArrayBuffer(4));
 
   beforeAll(async () => {
