@@ -32,7 +32,6 @@ describe('SQLite write lock held by another connection', () => {
   let dir: string;
   let store: Store;
   let worker: Worker;
-  const events: string[] = [];
   /** Set by the holder as it commits, before it releases the lock (shared memory: seen at once, unlike a message). */
   const committed = new Int32Array(new SharedArrayBuffer(4));
 
@@ -44,7 +43,6 @@ describe('SQLite write lock held by another connection', () => {
       eval: true,
       workerData: { file, committed: committed.buffer, betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3') },
     });
-    worker.on('message', (m: string) => events.push(m));
   });
   afterAll(async () => {
     await worker?.terminate();
@@ -54,9 +52,9 @@ describe('SQLite write lock held by another connection', () => {
 
   /** Has the worker take the lock for `ms`, and resolves once it holds it. */
   const holdLock = async (ms: number) => {
-    const at = events.length;
+    const locked = new Promise((resolve) => worker.once('message', resolve));
     worker.postMessage(ms);
-    while (!events.slice(at).includes('locked')) await new Promise((resolve) => setTimeout(resolve, 1));
+    await locked;
   };
 
   it('a transaction waits for it, then commits', async () => {
