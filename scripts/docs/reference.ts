@@ -37,9 +37,13 @@ const redocOptions = (download: string) => ({
   codeSamples: { languages: [{ lang: 'curl' }, { lang: 'TypeScript' }, { lang: 'Payload' }] },
 });
 
-/** The group's document exactly as its reference page shows it (and as published for download). */
+/**
+ * The group's document exactly as its reference page shows it (and as published for download). The bundle's
+ * `x-generated` note (which command wrote it, from which files) speaks to this repository's maintainers, not to
+ * an integrator reading the download, so it stays out.
+ */
 export async function referenceDocument(group: Group): Promise<Node> {
-  const bundle = JSON.parse(await readFile(bundlePath(group), 'utf8')) as Node;
+  const { 'x-generated': _maintainersNote, ...bundle } = JSON.parse(await readFile(bundlePath(group), 'utf8')) as Node;
   return transformDocument(bundle, [problemTypesTransform, codeSamplesTransform(group), openEnumsTransform]);
 }
 

@@ -59,6 +59,15 @@ describe('the published docs', () => {
     expect(found).toEqual([]);
   });
 
+  it("keeps the repository's own notes out of every downloadable document and reference page", async () => {
+    expect(built.documents).toEqual(groups.map((g) => `${g}.openapi.json`));
+    for (const file of built.documents) {
+      const document = await readFile(join(built.outDir, file), 'utf8');
+      expect(Object.keys(JSON.parse(document) as object), file).not.toContain('x-generated');
+    }
+    for (const page of built.pages) expect(publishedText(page), page).not.toContain('x-generated');
+  });
+
   it.each(guideNames)('marks the %s guide, and only it, as the current page in its sidebar', (name) => {
     const page = html.get(guideFile(name))!;
     const current = [...page.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
