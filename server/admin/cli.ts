@@ -2,7 +2,9 @@
 // DATABASE_URL as the server. A Client Secret is printed once and stored only as a hash. Rotating a secret ends the
 // old secret's tokens too: every running instance refuses them within generationCacheSeconds.
 // With --json, stdout carries the JSON alone and everything said to people goes to stderr (README.md: why
-// `--silent`); link and unlink also log an audit line there. Usage errors exit 2; `--help` or `-h` (before or
+// `--silent`); link, unlink and create-console-user also write an audit line there: a sentence when stderr is a
+// terminal (a person reading, a quick start's output), a JSON log line otherwise (a log collector), or as
+// ADMIN_AUDIT_FORMAT (`text` or `json`) says. Usage errors exit 2; `--help` or `-h` (before or
 // after a command) prints usage and exits 0.
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -83,6 +85,20 @@ for (const o of command.options)
   if (o.required && values[o.flag] === undefined) fail(`${command.name} needs --${o.flag}.`, usageOf(command));
 
 const asJson = values.json === true;
+const auditFormat = process.env.ADMIN_AUDIT_FORMAT || (process.stderr.isTTY ? 'text' : 'json');
+if (auditFormat !== 'text' && auditFormat !== 'json')
+  fail(`ADMIN_AUDIT_FORMAT must be text or json, not ${auditFormat}.`, usageOf(command));
+
+/** The audit line: JSON like the server's log for a collector; for a person, one sentence with the same facts. */
+function writeAudit(audit: { action: string; operator: string } & Record<string, unknown>): void {
+  if (auditFormat === 'json') {
+    createLogger('info', pino.destination({ dest: 2, sync: true })).info(audit, 'admin audit');
+    return;
+  }
+  const { action, operator, ...facts } = audit;
+  const named = Object.entries(facts).map(([k, v]) => `${k} ${v}`);
+  console.error(`Audit: ${action} (${named.join(', ')}) by ${operator} at ${new Date().toISOString()}.`);
+}
 // npm prints its banner (`> payout-service@0.1.0 admin`) on stdout unless it runs with --silent; no setting of the
 // script can stop it, so a JSON reader is told here, where it will look when parsing fails.
 if (asJson && process.env.npm_lifecycle_event === 'admin' && process.env.npm_config_loglevel !== 'silent')
@@ -94,9 +110,8 @@ const config = loadConfig();
 const started = await start({ config, log: createLogger(config.logLevel, pino.destination({ dest: 2, sync: true })), workers: false });
 try {
   const result = await command.run(values, started.services);
-  // Who changed who may act for whom, and when: a log line (JSON, like the server's) beside the command's output.
-  if (result.audit)
-    createLogger('info', pino.destination({ dest: 2, sync: true })).info({ ...result.audit, operator: userInfo().username }, 'admin audit');
+  // Who changed who may act for whom, and when, beside the command's output.
+  if (result.audit) writeAudit({ ...result.audit, operator: userInfo().username });
   const notes = result.notes ?? [];
   if (asJson) {
     console.log(JSON.stringify(result.json));

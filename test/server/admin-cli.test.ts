@@ -2,11 +2,13 @@
 // secret is stored only as a hash, and rotate-secret replaces it and ends the tokens issued under the old one
 // (within the bound a running instance may trust a client's generation, passed on the service's clock).
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { generationCacheSeconds } from '../../server/domain/auth/client-generations.js';
+import { passwordRules } from '../../server/domain/console/passwords.js';
 import { send } from '../support/requests.js';
 import { startService } from '../support/service.js';
 import { stores } from '../support/stores.js';
@@ -117,6 +119,14 @@ describe.each(stores)('npm run admin -- unlink on $name', (kind) => {
       });
       expect(recipient.status).toBe(404);
 
+      // For a person at a terminal (what a quick start's reader sees), the same facts as one sentence.
+      const relinked = await run(process.execPath, ['--import', 'tsx', 'server/admin/cli.ts', 'link', ...ids, '--json'], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl, ADMIN_AUDIT_FORMAT: 'text' },
+      });
+      expect(relinked.stderr).toMatch(/^Audit: link \(partnerId 1, merchantId 1\) by \S+ at \d{4}-\d\d-\d\dT[\d:.]+Z\.\n$/);
+      await admin('unlink', ...ids);
+
       await expect(admin('unlink', ...ids)).rejects.toMatchObject({
         code: 2,
         stdout: '',
@@ -132,6 +142,16 @@ describe.each(stores)('npm run admin -- unlink on $name', (kind) => {
       await drop();
     }
   });
+});
+
+it('shows, in the README and the guides, only console passwords the CLI accepts', async () => {
+  const pages = ['README.md', 'server/admin/README.md', 'docs/guides/web-console.md', 'docs/guides/quick-start.md'];
+  const shown: string[] = [];
+  for (const page of pages)
+    for (const m of (await readFile(`${root}${page}`, 'utf8')).matchAll(/create-console-user[^\n]*--password '([^']*)'/g))
+      shown.push(m[1]!);
+  expect(shown.length).toBeGreaterThanOrEqual(3);
+  for (const password of shown) expect(password.length, password).toBeGreaterThanOrEqual(passwordRules.minLength);
 });
 
 describe.each(stores)('npm run admin -- create-console-user on $name', (kind) => {
