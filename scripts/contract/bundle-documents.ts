@@ -1,7 +1,8 @@
 // Bundles every API document of a source tree (a checkout, or a tree extracted from a git ref) with Redocly,
 // as `npm run generate` does: the APIs are those its redocly.yaml names, bundled with that configuration.
 // A tree without a redocly.yaml (an older ref) has its APIs found at openapi/<name>/openapi.yaml. Each bundle then
-// gets every operation's own 404 example (not-found-examples.ts), so generate and lint see the same document.
+// gets every operation's own 404 example (not-found-examples.ts) and its examples' omitted properties filled in
+// from their schemas' examples (filled-examples.ts), so generate and lint see the same document.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { fillExamples } from './filled-examples.js';
 import { withNotFoundExamples } from './not-found-examples.js';
 
 const run = promisify(execFile);
@@ -50,7 +52,9 @@ export async function bundleDocuments(tree: string): Promise<Map<string, Documen
           const e = err as { stderr?: string; message: string };
           throw new Error(`redocly could not bundle ${name} in ${tree}:\n${e.stderr ?? e.message}`);
         }
-        return [name, withNotFoundExamples(JSON.parse(await readFile(file, 'utf8')) as Document)] as const;
+        const doc = withNotFoundExamples(JSON.parse(await readFile(file, 'utf8')) as Document);
+        fillExamples(doc);
+        return [name, doc] as const;
       }),
     );
     return new Map(bundled);

@@ -3,12 +3,14 @@
 // its route table and the value lists of its named string enumerations (enum-lists.ts). Across groups: the index
 // (the groups, in redocly.yaml's order, and their route tables) and the problem catalogue the contract's Problem
 // schema carries. `--check` writes nothing and fails when generated/ differs from what the documents produce (the
-// drift check of `npm run check`).
+// drift check of `npm run check`). Writing, it also checks every example against its schema as bundled
+// (lint-examples.ts), so what `npm run check` would refuse in an example shows here first.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { bundleDocuments } from './bundle-documents.js';
 import { enumListsSource } from './enum-lists.js';
+import { exampleFindings, exampleFindingsHint } from './lint-examples.js';
 import { openEnumType } from './open-enum-types.js';
 import { indexSource, problemTypesSource, routeEntrySource, routeTableSource, type OpenApiDocument } from './route-table.js';
 
@@ -56,6 +58,16 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   } else {
     console.log(check ? 'generated/ is up to date.' : `Generated ${groups.length} groups into generated/.`);
+  }
+  if (!check) {
+    const findings = await exampleFindings(bundles);
+    if (findings.length > 0) {
+      console.error(
+        `\n${findings.map((f) => `  ${f}`).join('\n')}\n\n✖ ${findings.length} example${findings.length === 1 ? '' : 's'} ` +
+          `\`npm run check\` will refuse. ${exampleFindingsHint}`,
+      );
+      process.exitCode = 1;
+    }
   }
 }
 
