@@ -24,6 +24,15 @@ const sourceDirs = ['server', 'generated'];
 /** ES-module packages compiled into the bundle; every other package is imported from node_modules at run time. */
 const bundledPackages = ['kysely', 'jose'];
 const manifestName = '.build.json';
+/** The migrations, found by name (server/platform/store/migrate.ts: the same pattern). */
+const migrationsDir = 'server/platform/store/migrations';
+const migrationFile = /^(\d{4}_[a-z0-9_]+)\.ts$/;
+const migrationNames = (root) =>
+  existsSync(join(root, migrationsDir))
+    ? readdirSync(join(root, migrationsDir))
+        .flatMap((f) => migrationFile.exec(f)?.[1] ?? [])
+        .sort()
+    : [];
 const chunksDir = 'chunks';
 
 const packageName = (specifier) =>
@@ -98,6 +107,7 @@ export async function buildServer(root = packageRoot, outDir = join(root, 'dist'
   for (const dir of sourceDirs)
     for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true }))
       if (e.isFile()) before.set(relative(root, join(e.parentPath, e.name)).split(sep).join('/'), fileState(join(e.parentPath, e.name)));
+  const migrationsState = fileState(join(root, migrationsDir));
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -114,6 +124,8 @@ export async function buildServer(root = packageRoot, outDir = join(root, 'dist'
     sourcemap: 'linked',
     sourcesContent: false,
     metafile: true,
+    // migrate.ts's list of migrations: the folder's, read now (the bundle holds no folder to read at run time).
+    define: { BUNDLED_MIGRATIONS: JSON.stringify(migrationNames(root)) },
     write: false, // written below, each file replaced whole: a server starting meanwhile reads the old or the new
     logLevel: 'silent',
     plugins: [
@@ -137,6 +149,9 @@ export async function buildServer(root = packageRoot, outDir = join(root, 'dist'
     if (file.startsWith('node_modules/')) continue; // covered by the package versions in the key
     inputs[file] = before.get(file) ?? fileState(join(root, file));
   }
+  // The migrations' folder itself: a migration added or removed changes its modification time, so the next start
+  // rebuilds and the bundle's list is the folder's.
+  if (migrationsState) inputs[migrationsDir] = migrationsState;
   // Maps before the code that names them, chunks before the entry that imports them, and the manifest last: it
   // vouches for what is already in place.
   const order = (f) => (f.path.endsWith('.map') ? 0 : f.path === join(outDir, output) ? 2 : 1);

@@ -1,7 +1,8 @@
 // The server's build (scripts/build/build-server.mjs, run by `npm ci` and before every `npm start`): it builds when
 // there is no build, leaves a current one alone, and rebuilds when a file of the last build changed or went, or
 // when tsconfig.json did; a file the bundle does not import changes nothing, and code that does not compile
-// fails the build with its file and line. On a package of its own, so nothing here touches the project's dist/.
+// fails the build with its file and line. A migration added to the store's folder makes the build stale, and the
+// bundle's list of migrations (BUNDLED_MIGRATIONS, which server/platform/store/migrate.ts reads) names it. On a package of its own, so nothing here touches the project's dist/.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,26 @@ describe('the server build', () => {
     expect(staleReason(root, dist)).toBe('server/part.ts changed');
     await buildServer(root, dist);
     expect(await answer()).toBe(99);
+  });
+
+  it('rebuilds when a migration is added, and the bundle lists it', async () => {
+    write('server/platform/store/migrations/0001_first.ts', 'export const migration = () => ({ up: async () => {} });\n');
+    write('server/platform/store/migrations/columns.ts', 'export const notAMigration = true;\n');
+    write(
+      'server/main.ts',
+      "import { part } from './part.js';\nexport const answer: number = part + 1;\ndeclare const BUNDLED_MIGRATIONS: string[];\nexport const migrations = BUNDLED_MIGRATIONS;\n",
+    );
+    await buildServer(root, dist);
+    const migrations = async () =>
+      ((await import(`${pathToFileURL(join(dist, 'server/main.js')).href}?${++loads}`)) as { migrations: string[] }).migrations;
+    expect(await migrations()).toEqual(['0001_first']);
+    expect(staleReason(root, dist)).toBeUndefined();
+    write('server/platform/store/migrations/0002_second.ts', 'export const migration = () => ({ up: async () => {} });\n');
+    // A new file changes its folder's modification time; a coarse clock may not show it, so the test moves it on.
+    utimesSync(join(root, 'server/platform/store/migrations'), new Date(), new Date(Date.now() + 5_000));
+    expect(staleReason(root, dist)).toBe('server/platform/store/migrations changed');
+    await buildServer(root, dist);
+    expect(await migrations()).toEqual(['0001_first', '0002_second']);
   });
 
   it('ignores a file the bundle does not import', async () => {

@@ -4,10 +4,11 @@
 // opened in (`openStore`'s `environment`, the service's ENVIRONMENT).
 import type { Kysely, Migration } from 'kysely';
 import type { Environment } from '../../environment.js';
+import type { Store } from '../store.js';
 
 export const environmentTables = ['payments', 'banking_transfers', 'banking_verifications'] as const;
 
-export function migration(context: { environment: Environment }): Migration {
+export function migration(_store: Store, context: { environment: Environment }): Migration {
   return {
     async up(db: Kysely<unknown>) {
       for (const table of environmentTables)
