@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { loadConfig } from './platform/config.js';
 import { isSandbox } from './domain/sandbox.js';
 import type { WorkerName } from './domain/services.js';
+import { sendMessage } from './platform/process-messages.js';
 import { isPostgresUrl } from './platform/store/store.js';
 import { forkedRole, type ProcessMessage, processShape } from './primary-role.js';
 import type { Started } from './start.js';
@@ -58,7 +59,7 @@ async function runProcess(): Promise<void> {
           resolve();
         };
         process.on('message', onMessage);
-        process.send!({ awaitingStore: true } satisfies ProcessMessage);
+        sendMessage(process, { awaitingStore: true } satisfies ProcessMessage);
       })
     : undefined;
   const [{ createLogger }, { CannotListen, start }, { workerNamed }, { primaryLimits }] = await Promise.all([
@@ -70,9 +71,7 @@ async function runProcess(): Promise<void> {
   ]);
   await storeReady;
   const log = role ? createLogger(config.logLevel).child({ role, pid: process.pid }) : createLogger(config.logLevel);
-  const send = (message: ProcessMessage) => {
-    if (process.connected) process.send!(message);
-  };
+  const send = (message: ProcessMessage) => sendMessage(process, message);
   // An HTTP process's wakes go to the workers through the primary, those of one turn in one message.
   const pending = new Set<WorkerName>();
   const wakeElsewhere = (worker: WorkerName) => {

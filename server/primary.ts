@@ -4,7 +4,7 @@
 // worker processes (the payout, payment and transfer engines and the webhook dispatcher). It serves no request
 // itself. It keeps the embedded store's limits (platform/limits/primary-limits.ts), passes each HTTP process's
 // wakes on to the workers (a write starts its engine at once, not at the next poll), restarts a process that
-// dies, and on SIGTERM or SIGINT stops them all, each in its own order (start.ts), before it exits.
+// dies (every message to a child goes through platform/process-messages.ts, which never throws), and on SIGTERM or SIGINT stops them all, each in its own order (start.ts), before it exits.
 //
 // Every process opens the store itself. On PostgreSQL they are instances like any other (row locks, SKIP
 // LOCKED, advisory locks). On the embedded store they share the SQLite file in WAL mode: reads never wait, and
@@ -14,6 +14,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from './platform/config.js';
 import type { LimitAnswer, LimitQuestion } from './platform/limits/primary-limits.js';
+import { sendMessage } from './platform/process-messages.js';
 import { isPostgresUrl } from './platform/store/store.js';
 import { isMessage, type ProcessMessage, type ProcessShape, type Role, roleVariable } from './primary-role.js';
 
@@ -69,17 +70,16 @@ export async function runPrimary(config: Config, shape: ProcessShape, exec: stri
     worker.on('message', (message: unknown) => {
       if (isLimitQuestion(message)) {
         void limits?.answer(message).then((answer) => {
-          if (worker.isConnected()) worker.send(answer);
+          sendMessage(worker, answer);
         });
         return;
       }
       if (!isMessage(message)) return;
       if ('wake' in message) {
-        for (const other of children)
-          if (other.role === 'worker' && other !== child && other.worker.isConnected()) other.worker.send(message);
+        for (const other of children) if (other.role === 'worker' && other !== child) sendMessage(other.worker, message);
       } else if ('awaitingStore' in message) {
         child.awaitingStore = true;
-        if (storeReady) worker.send({ storeReady: true } satisfies ProcessMessage);
+        if (storeReady) sendMessage(worker, { storeReady: true } satisfies ProcessMessage);
       } else if ('ready' in message) {
         child.ready = true;
         const web = [...children].filter((c) => c.role === 'web');
@@ -98,6 +98,8 @@ export async function runPrimary(config: Config, shape: ProcessShape, exec: stri
         void stopAll(1);
       }
     });
+    // A failure of the channel itself (a write to a child that has just died): its 'exit' follows and restarts it.
+    worker.on('error', (err) => log?.warn({ role, pid: worker.process.pid, err }, 'a process channel failed'));
     worker.on('exit', (code, signal) => {
       children.delete(child);
       if (stopping) {
@@ -161,6 +163,6 @@ export async function runPrimary(config: Config, shape: ProcessShape, exec: stri
     await stopAll(1);
   }
   storeReady = true;
-  for (const child of children) if (child.awaitingStore) child.worker.send({ storeReady: true } satisfies ProcessMessage);
+  for (const child of children) if (child.awaitingStore) sendMessage(child.worker, { storeReady: true } satisfies ProcessMessage);
   log.info({ web: webConcurrency, workers }, 'processes started');
 }

@@ -9,6 +9,7 @@
 // A child whose question is not answered in time (the primary is gone or stuck) gets LimitStoreUnavailable, as
 // from an unreachable Redis: the rate limit then counts in the child's memory, the failed-attempt limits refuse.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { sendMessage } from '../process-messages.js';
 import { type Count, type Limiter, LimitStoreUnavailable, type Limits, memoryLimits } from './limits.js';
 
 /** One question of a child to the primary. */
@@ -50,7 +51,7 @@ export interface Channel {
 export function parentChannel(): Channel {
   if (!process.send) throw new Error('this process has no IPC channel to a primary');
   return {
-    send: (message) => process.send!(message),
+    send: (message) => sendMessage(process, message),
     onMessage: (listener) => process.on('message', listener),
     offMessage: (listener) => process.off('message', listener),
   };
