@@ -72,7 +72,9 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
     const release = await acme.a.POST('/v1/simulations/payouts/{PayoutUniqueReference}/release', at(held.PayoutUniqueReference));
     expect(release.response.status).toBe(409);
     expect(release.error!.type).toBe('https://payouts.example/problems/conflict');
-    expect(release.error!.detail).toContain('cancelled');
+    expect(release.error!.detail).toBe(
+      `Payout ${held.PayoutUniqueReference} is cancelled, not held in created; only a payout created with Sandbox.Hold and not yet released can be released.`,
+    );
     expect(await read(held.PayoutUniqueReference)).toEqual(cancelled);
     expect(await stateEvents(held.PayoutUniqueReference)).toEqual(['payout.created', 'payout.cancelled']);
   });
@@ -86,7 +88,9 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
     await completed(held.PayoutUniqueReference);
     const again = await acme.b.POST('/v1/simulations/payouts/{PayoutUniqueReference}/release', at(held.PayoutUniqueReference));
     expect(again.response.status).toBe(409);
-    expect(again.error!.detail).toContain('completed');
+    expect(again.error!.detail).toBe(
+      `Payout ${held.PayoutUniqueReference} is completed, not held in created; only a payout created with Sandbox.Hold and not yet released can be released.`,
+    );
     expect(await stateEvents(held.PayoutUniqueReference)).toEqual([
       'payout.created',
       'payout.processing',
@@ -156,7 +160,9 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
       });
       expect(again.response.status).toBe(409);
       expect(again.error!.type).toBe('https://payouts.example/problems/conflict');
-      expect(again.error!.detail).toContain('returned');
+      expect(again.error!.detail).toBe(
+        `Payout ${payout.PayoutUniqueReference} is returned, not completed; only a completed payout can be returned.`,
+      );
     }
     expect(await read(payout.PayoutUniqueReference)).toEqual(returned);
     expect(await stateEvents(payout.PayoutUniqueReference)).toEqual([
@@ -196,7 +202,9 @@ describe.each(stores)('payout holds and returns on $name', (kind) => {
       body: { ReturnCode: 'R02' },
     });
     expect(early.response.status).toBe(409);
-    expect(early.error!.detail).toContain('created');
+    expect(early.error!.detail).toBe(
+      `Payout ${held.PayoutUniqueReference} is created, not completed; only a completed payout can be returned.`,
+    );
     for (const ReturnCode of ['AC04', 'R1', 'r01']) {
       const bad = await acme.a.POST('/v1/simulations/payouts/{PayoutUniqueReference}/return', {
         ...at(held.PayoutUniqueReference),
@@ -274,11 +282,15 @@ describe.each(stores)('failing payouts on demand on $name', (kind) => {
     const payout = await create();
     const early = await fail(payout.PayoutUniqueReference, 'bank_rejected');
     expect(early.response.status).toBe(409);
-    expect(early.error!.detail).toContain('created');
+    expect(early.error!.detail).toMatch(
+      /^Payout \S+ is created[a-z ]*, not processing or sent; only a processing or sent payout can be failed\.$/,
+    );
     while ((await read(payout.PayoutUniqueReference)).Status !== 'completed') await service.services.engine.round();
     const late = await fail(payout.PayoutUniqueReference, 'bank_rejected');
     expect(late.response.status).toBe(409);
-    expect(late.error!.detail).toContain('completed');
+    expect(late.error!.detail).toBe(
+      `Payout ${payout.PayoutUniqueReference} is completed, not processing or sent; only a processing or sent payout can be failed.`,
+    );
     expect((await read(payout.PayoutUniqueReference)).Status).toBe('completed');
 
     const unknown = await acme.a.POST('/v1/simulations/payouts/{PayoutUniqueReference}/failure', {

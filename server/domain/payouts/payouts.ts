@@ -215,7 +215,7 @@ export class Payouts {
         .where('next_step_at', 'is', null)
         .returningAll()
         .execute();
-      if (!due) throw this.notIn(row, 'held in created', 'only a payout created with Sandbox.Hold and not yet released');
+      if (!due) throw this.notIn(row, 'held in created', 'only a payout created with Sandbox.Hold and not yet released', 'released');
       return toPayout(due);
     });
     this.settings.onChange?.();
@@ -256,7 +256,8 @@ export class Payouts {
         ? await transition(trx, [reference], row.status, to, { ...options, nextStepAt: null })
         : [];
       if (!changed)
-        throw this.notIn(await this.locked(trx, merchantId, reference), from.join(' or '), `only a ${from.join(' or ')} payout`);
+        // The state it would enter names what was asked: a payout can be failed, or returned.
+        throw this.notIn(await this.locked(trx, merchantId, reference), from.join(' or '), `only a ${from.join(' or ')} payout`, to);
       return toPayout(changed);
     });
     this.settings.onChange?.();
@@ -276,8 +277,9 @@ export class Payouts {
     return row;
   }
 
-  private notIn(row: Selectable<PayoutTable>, wanted: string, which: string): Problem {
+  /** The 409 of a sandbox step the payout's state refuses: a whole sentence, saying what can be done to which payouts. */
+  private notIn(row: Selectable<PayoutTable>, wanted: string, which: string, done: string): Problem {
     const now = row.status === 'created' && row.next_step_at !== null ? 'created and not held' : row.status;
-    return new Problem('conflict', `Payout ${row.reference} is ${now}, not ${wanted}; ${which} can be.`);
+    return new Problem('conflict', `Payout ${row.reference} is ${now}, not ${wanted}; ${which} can be ${done}.`);
   }
 }
