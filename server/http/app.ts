@@ -16,6 +16,7 @@ import './locals.js';
 import { bodyParsers } from './request-body.js';
 import { requestId } from './request-id.js';
 import { requestTarget } from './request-target.js';
+import { parseQuery } from './query-string.js';
 import type { Services } from '../domain/services.js';
 
 export function createApp(
@@ -26,6 +27,7 @@ export function createApp(
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.set('query parser', parseQuery);
   // Only the documented paths, as written: `/V1/PAYEES/1` and `/v1/payees/1/` are not `/v1/payees/{id}`. Express's
   // router and express-openapi-validator's route match both read these settings (http/validator-route-lookup.ts).
   app.enable('case sensitive routing');

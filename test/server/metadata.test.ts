@@ -22,6 +22,8 @@ const refusals: { name: string; metadata: Metadata; pointer: string }[] = [
   { name: 'a value that is not a string', metadata: { count: 3 }, pointer: '#/metadata/count' },
   { name: 'a key with a bracket', metadata: { 'a[b]': 'v' }, pointer: '#/metadata/a[b]' },
 ];
+/** The names every JavaScript object inherits, which a parser that builds plain objects drops or misreads. */
+const inheritedNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 /** At every bound: accepted. */
 const atBounds: Metadata = {
   ...Object.fromEntries(Array.from({ length: 48 }, (_, i) => [`key${i}`, `value ${i}`])),
@@ -138,6 +140,32 @@ describe.each(stores)('metadata on $name', (kind) => {
         second.PayoutUniqueReference,
         first.PayoutUniqueReference,
       ]);
+    });
+
+    // Names an object inherits (Object.prototype's members) are keys like any other: kept on write, shown on read, and a
+    // filter on one narrows to the payouts holding it, never widens to every payout.
+    it.each(inheritedNames)('keeps the key %s and filters on it, never widening', async (key) => {
+      const value = `v-${kind.name}-${key}`;
+      const created = await create({ [key]: value });
+      expect(created.status, created.text).toBe(202);
+      expect(Object.entries(created.body.metadata)).toEqual([[key, value]]);
+      const read = await call('GET', `/v1/payouts/${created.body.PayoutUniqueReference}`);
+      expect(Object.entries(read.body.metadata)).toEqual([[key, value]]);
+      const list = async (query: Record<string, string>) => {
+        const answer = await call('GET', '/v1/payouts', { query: { ...query, PageSize: '100' } });
+        expect(answer.status, answer.text).toBe(200);
+        return answer.body.data.map((p: { PayoutUniqueReference: string }) => p.PayoutUniqueReference);
+      };
+      expect(await list({ [`metadata[${key}]`]: value })).toEqual([created.body.PayoutUniqueReference]);
+      expect(await list({ [`metadata[${key}]`]: 'nomatch' })).toEqual([]);
+    });
+
+    it('refuses a filter key that nests or holds a bracket, naming the parameter', async () => {
+      for (const name of ['metadata[__proto__][x]', 'metadata[a][b]', 'metadata[constructor][prototype]']) {
+        const answer = await call('GET', '/v1/payouts', { query: { [name]: '1' } });
+        expect(answer.status, `${name}: ${answer.text}`).toBe(400);
+        expect(answer.body.errors.map((e: { parameter?: string }) => e.parameter), name).toContain('metadata');
+      }
     });
 
     it('refuses a filter of two pairs, a bad key, or a range that ends before it starts, naming the parameter', async () => {
