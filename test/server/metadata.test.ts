@@ -164,7 +164,10 @@ describe.each(stores)('metadata on $name', (kind) => {
       for (const name of ['metadata[__proto__][x]', 'metadata[a][b]', 'metadata[constructor][prototype]']) {
         const answer = await call('GET', '/v1/payouts', { query: { [name]: '1' } });
         expect(answer.status, `${name}: ${answer.text}`).toBe(400);
-        expect(answer.body.errors.map((e: { parameter?: string }) => e.parameter), name).toContain('metadata');
+        expect(
+          answer.body.errors.map((e: { parameter?: string }) => e.parameter),
+          name,
+        ).toContain('metadata');
       }
     });
 
