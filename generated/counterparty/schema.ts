@@ -704,7 +704,7 @@ export interface components {
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
              */
-            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_token" | "server_error" | "temporarily_unavailable") | components["schemas"]["OpenEnumValue"];
             /**
              * @description The OAuth 2.0 `error_description` (RFC 6749 section 5.2): the same text as `detail`, present whenever `error` is.
              * @example The Client ID or Client Secret is wrong, or the credentials were revoked.

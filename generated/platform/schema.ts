@@ -429,6 +429,11 @@ export interface components {
              * @constant
              */
             grant_type: "client_credentials";
+            /**
+             * @description The scopes asked for (RFC 6749 section 3.3), separated by spaces. Optional: a token carries all of its credential's access, and an empty `scope` is the same as none. A credential holds no named scopes, so a token request that names one is refused with 400 `invalid_scope` rather than issued with more access than it asked for.
+             * @example
+             */
+            scope?: string;
         };
         /** @description An access token (RFC 6749 section 5.1). Request a new one with the same credentials before it expires. */
         TokenResponse: {
@@ -519,7 +524,7 @@ export interface components {
              * @description The OAuth 2.0 error code (RFC 6749 section 5.2, RFC 6750 section 3.1), present on token and authentication problems so OAuth libraries can read them.
              * @example invalid_client
              */
-            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_token") | components["schemas"]["OpenEnumValue"];
+            error?: ("invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_token" | "server_error" | "temporarily_unavailable") | components["schemas"]["OpenEnumValue"];
             /**
              * @description The OAuth 2.0 `error_description` (RFC 6749 section 5.2): the same text as `detail`, present whenever `error` is.
              * @example The Client ID or Client Secret is wrong, or the credentials were revoked.
@@ -1737,7 +1742,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The token request is malformed or a field is invalid; `errors` names each field at fault and `error` is `invalid_request` (`unsupported_grant_type` when only `grant_type` is wrong). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`, the media type of RFC 6749 section 5.2. */
+        /** @description The token request is malformed or a field is invalid; `errors` names each field at fault and `error` is `invalid_request` (`unsupported_grant_type` when only `grant_type` is wrong, `invalid_scope` when only `scope` is). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`, the media type of RFC 6749 section 5.2. */
         OAuthBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

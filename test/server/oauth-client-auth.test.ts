@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rowCounts } from '../support/row-counts.js';
 import { stores } from '../support/stores.js';
 import { useService } from '../support/use-service.js';
 
@@ -124,6 +125,60 @@ describe.each(stores)('OAuth client authentication on $name', (kind) => {
     });
     const both = await read(await token({ accept: 'application/json, application/problem+json' }, 'grant_type=password'));
     expect(both.type).toMatch(/^application\/problem\+json/);
+  });
+
+  it('takes an empty scope as none, and refuses a named scope 400 invalid_scope naming it, without counting a failure', async () => {
+    const auth = { authorization: basic(merchant.clientId, merchant.clientSecret) };
+    for (const body of ['grant_type=client_credentials&scope=', 'grant_type=client_credentials&scope=%20']) {
+      const issued = await read(await token(auth, body));
+      expect(issued.status, body).toBe(200);
+      expect(issued.body.token_type).toBe('Bearer');
+    }
+    const before = await rowCounts(service.services.store);
+    for (const [body, shown] of [
+      ['grant_type=client_credentials&scope=admin', 'admin'],
+      ['grant_type=client_credentials&scope=payouts%3Aread%20payees', 'payouts:read payees'],
+    ] as const) {
+      const refused = await read(await token(auth, body));
+      expect(refused, body).toMatchObject({
+        status: 400,
+        type: expect.stringMatching(/^application\/problem\+json/),
+        body: { type: 'https://payouts.example/problems/validation-error', error: 'invalid_scope', errors: [{ pointer: '#/scope' }] },
+      });
+      expect(refused.body.errors[0].detail).toContain(`(${shown})`);
+      expect(refused.body.error_description).toBe(refused.body.detail);
+    }
+    // Past its bound the validator refuses it, in the same terms; as JSON to a client that asks only for JSON.
+    const long = await read(
+      await token({ ...auth, accept: 'application/json' }, `grant_type=client_credentials&scope=${'s'.repeat(1001)}`),
+    );
+    expect(long).toMatchObject({ status: 400, type: expect.stringMatching(/^application\/json/), body: { error: 'invalid_scope' } });
+    // A refused scope is no failed guess: the right secret goes on being answered, and nothing was written.
+    expect(await rowCounts(service.services.store)).toEqual(before);
+    const json = await fetch(`${service.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: merchant.clientId,
+        client_secret: merchant.clientSecret,
+        scope: 'admin',
+      }),
+    });
+    expect(((await json.json()) as Body).error).toBe('invalid_scope');
+  });
+
+  it('gives every failure status of the token operation its OAuth error code', async () => {
+    const tooLarge = await read(await token({}, `grant_type=client_credentials&client_id=${'a'.repeat(200_000)}`));
+    expect(tooLarge).toMatchObject({ status: 413, body: { error: 'invalid_request' } });
+    const unsupported = await fetch(`${service.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(unsupported.status).toBe(415);
+    expect(((await unsupported.json()) as Body).error).toBe('invalid_request');
+    for (const r of [tooLarge.body, (await read(await token({}, 'grant_type=password'))).body]) expect(r.error_description).toBe(r.detail);
   });
 
   it('keeps other operations and statuses problem+json whatever the Accept', async () => {

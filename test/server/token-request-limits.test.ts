@@ -47,7 +47,7 @@ describe.each(stores)('failed token requests on $name', (kind) => {
 
     const locked = await merchantFrom('127.0.0.2', victim.clientId, victim.clientSecret);
     expect(locked.status, 'the right secret from the guessing address is refused too').toBe(429);
-    expect(locked.body).toMatchObject({ type: 'https://payouts.example/problems/rate-limited', status: 429 });
+    expect(locked.body).toMatchObject({ type: 'https://payouts.example/problems/rate-limited', status: 429, error: 'temporarily_unavailable' });
     expect(locked.body.detail).toContain('for this Client ID from this address');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(290);
     expect(locked.body.access_token).toBeUndefined();

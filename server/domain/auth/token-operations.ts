@@ -1,7 +1,7 @@
 // The token operations: client credentials in, a bearer token out. Failures never say which credential was
 // wrong, and repeated failures for one Client ID from one address, or from one address across clients, are
 // refused with 429 for a while (failed-attempts.ts); the right secret from another address still works.
-import { Problem } from '../../platform/problems.js';
+import { bodyField, Problem } from '../../platform/problems.js';
 import { clientCredentialsOf, invalidBasicClient } from './client-credentials.js';
 import type { RequestContext } from './principal.js';
 import type { Services } from '../services.js';
@@ -29,10 +29,11 @@ export async function issueTokenFor(
 export function issueOAuthToken(
   services: Pick<Services, 'credentials' | 'tokens' | 'failedTokenAttempts'>,
   authorization: string | undefined,
-  body: { client_id?: string; client_secret?: string },
+  body: { client_id?: string; client_secret?: string; scope?: string },
   context: RequestContext,
 ): Promise<TokenResult> {
   const { clientId, clientSecret, method } = clientCredentialsOf(authorization, body);
+  refuseNamedScopes(body.scope);
   return issueTokenFor(services, 'merchant', clientId, clientSecret, context, method === 'basic' ? invalidBasicClient : invalidBodyClient);
 }
 
@@ -42,5 +43,19 @@ function invalidBodyClient(): Problem {
   return new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
     error: 'invalid_client',
     headers: { 'WWW-Authenticate': 'Bearer realm="payouts", error="invalid_client"' },
+  });
+}
+
+/** RFC 6749 §3.3: `scope` is optional, and an empty one asks for nothing. A credential holds no named scopes (its
+ * tokens carry all of its access), so a request naming any is refused `invalid_scope` before the secret is checked:
+ * issuing a token with more access than was asked for would be the wrong answer to a client narrowing its own. */
+export function refuseNamedScopes(scope: string | undefined): void {
+  const named = (scope ?? '').split(' ').filter((s) => s !== '');
+  if (named.length === 0) return;
+  const shown = named.slice(0, 5).map((s) => s.slice(0, 40).replace(/[^\x21-\x7E]/g, '?'));
+  const list = shown.join(' ') + (named.length > shown.length ? ' ...' : '');
+  throw new Problem('validation-error', 'The request has 1 invalid field.', {
+    errors: [bodyField('scope', `names scopes this credential does not hold (${list}); leave scope out for a token with all of the credential's access`)],
+    error: 'invalid_scope',
   });
 }
