@@ -2313,7 +2313,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The client credentials are wrong, unknown or revoked. The response does not say which. */
+        /** @description The client credentials are wrong, unknown or revoked. The response does not say which, except for the secret the client had before its last roll once it no longer works: its `detail` says it was replaced, and it is not counted as a failed attempt. */
         InvalidClient: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1758,7 +1758,7 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description The client credentials are wrong, unknown or revoked (the response does not say which), or none were sent (neither an `Authorization: Basic` header nor both body fields). Sent by HTTP Basic, or not sent, the challenge is `WWW-Authenticate: Basic realm="payouts"` (RFC 6749 section 5.2). A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`. */
+        /** @description The client credentials are wrong, unknown or revoked (the response does not say which), or none were sent (neither an `Authorization: Basic` header nor both body fields). Sent by HTTP Basic, or not sent, the challenge is `WWW-Authenticate: Basic realm="payouts"` (RFC 6749 section 5.2). The secret a client had before its last roll, once it no longer works, is answered with a `detail` saying it was replaced, and is not counted as a failed attempt. A client whose `Accept` names `application/json` but not `application/problem+json` gets the same body as `application/json`. */
         OAuthInvalidClient: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -62,7 +62,12 @@ describe.each(stores)('console credentials on $name', (kind) => {
     expect((await readWith(newToken)).status).toBe(200);
 
     offset += 600_000 + 1000; // the tokens themselves live an hour: only the overlap's end stops them
-    expect((await merchantToken(made.clientId, made.clientSecret)).status, 'the old secret after the overlap').toBe(401);
+    const afterOverlap = await merchantToken(made.clientId, made.clientSecret);
+    expect(afterOverlap.status, 'the old secret after the overlap').toBe(401);
+    expect(afterOverlap.body).toMatchObject({
+      error: 'invalid_client',
+      detail: expect.stringMatching(/^This Client Secret was replaced on /),
+    });
     for (const token of [oldToken, duringOverlap.body.access_token]) {
       const refused = await readWith(token);
       expect(refused.status).toBe(401);

@@ -47,7 +47,11 @@ describe.each(stores)('failed token requests on $name', (kind) => {
 
     const locked = await merchantFrom('127.0.0.2', victim.clientId, victim.clientSecret);
     expect(locked.status, 'the right secret from the guessing address is refused too').toBe(429);
-    expect(locked.body).toMatchObject({ type: 'https://payouts.example/problems/rate-limited', status: 429, error: 'temporarily_unavailable' });
+    expect(locked.body).toMatchObject({
+      type: 'https://payouts.example/problems/rate-limited',
+      status: 429,
+      error: 'temporarily_unavailable',
+    });
     expect(locked.body.detail).toContain('for this Client ID from this address');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(290);
     expect(locked.body.access_token).toBeUndefined();
@@ -96,6 +100,46 @@ describe.each(stores)('failed token requests on $name', (kind) => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(failedAttemptLimits.perClientAndAddress);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - failedAttemptLimits.perClientAndAddress);
+  });
+
+  // A client still sending the secret its credentials had before a roll is told so, and never counted: it cannot
+  // lock the secret that replaced it out of its own address. Guesses around it keep counting.
+  const replaced = /^This Client Secret was replaced on \d{4}-\d{2}-\d{2}T[\d:.]+Z and no longer works/;
+
+  it('answers a secret replaced by a roll 401 invalid_client saying so, uncounted: its successor works from the same address', async () => {
+    const rolled = await service.services.credentials.createMerchant('Rolled');
+    const next = (await service.services.credentials.rotateSecret(rolled.clientId))!.clientSecret;
+    for (let i = 0; i < 2 * failedAttemptLimits.perClientAndAddress; i++) {
+      const old = await merchantFrom('127.0.0.10', rolled.clientId, rolled.clientSecret);
+      expect(old.status, `attempt ${i}`).toBe(401);
+      expect(old.body).toMatchObject({ type: 'https://payouts.example/problems/invalid-client', error: 'invalid_client' });
+      expect(old.body.detail).toMatch(replaced);
+      expect(old.body.error_description).toBe(old.body.detail);
+    }
+    expect((await merchantFrom('127.0.0.10', rolled.clientId, next)).status).toBe(200);
+
+    // (After an overlap ends, the previous secret is answered so too: test/server/console-credentials.test.ts.)
+
+    // A partner's, through both partner token operations.
+    const partner = await service.services.credentials.createPartner('Rolled partner');
+    await service.services.credentials.rotateSecret(partner.clientId);
+    for (let i = 0; i < 2 * failedAttemptLimits.perClientAndAddress; i++) {
+      const old = await partnerFrom('127.0.0.11', partnerTokens[i % 2]!, partner.clientId, partner.clientSecret);
+      expect(old.status).toBe(401);
+      expect(old.body.detail).toMatch(replaced);
+    }
+  });
+
+  it('keeps counting guesses sent between replaced secrets: they buy no more tries', async () => {
+    const rolled = await service.services.credentials.createMerchant('Guessed around');
+    const next = (await service.services.credentials.rotateSecret(rolled.clientId))!.clientSecret;
+    for (let i = 0; i < failedAttemptLimits.perClientAndAddress; i++) {
+      expect((await merchantFrom('127.0.0.12', rolled.clientId, `sk_guess_${i}`)).status).toBe(401);
+      if (i < failedAttemptLimits.perClientAndAddress - 1)
+        expect((await merchantFrom('127.0.0.12', rolled.clientId, rolled.clientSecret)).body.detail).toMatch(replaced);
+    }
+    expect((await merchantFrom('127.0.0.12', rolled.clientId, next)).status, 'ten guesses lock the pair').toBe(429);
+    expect((await merchantFrom('127.0.0.13', rolled.clientId, next)).status, 'from another address').toBe(200);
   });
 
   it("forgets a pair's failures when its right secret arrives (a typo streak), but not the address's", async () => {

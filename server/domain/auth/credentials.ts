@@ -2,7 +2,8 @@
 // rolls and revokes, and what the token operations check. A secret is returned once, by the call that creates or
 // rolls it. A roll raises the client's generation (a token names the generation it was issued under); with an
 // overlap, the secret before it and its generation (the current one less one) keep working until `previous_until`,
-// so at most two secrets of a client work at a time.
+// so at most two secrets of a client work at a time. The hash of the secret before the last roll is kept after it
+// stops working, so that the token operations can tell a client still sending it that it was replaced.
 import type { Selectable, Transaction } from 'kysely';
 import { createWithinLimit } from '../../platform/store/count-limit.js';
 import { decodeCursor, rowsToFetch, splitPage, textCursorList } from '../../platform/store/cursor.js';
@@ -30,6 +31,9 @@ export interface ClientRecord {
 
 /** At most this many active credentials per merchant or partner. */
 export const maxCredentialsPerOwner = 20;
+/** What a Client ID and secret authenticate as; or why not: an unknown pair, or the secret before the last roll. */
+export type Authentication = { principal: Principal; refused?: undefined } | { refused: 'unknown' } | { refused: 'replaced'; rolledAt: number };
+
 /** The longest overlap of a roll: 24 hours. */
 export const maxOverlapSeconds = 86_400;
 /** `last_used_at` is written at most this often per client and instance: a token request costs no write of its own. */
@@ -124,7 +128,9 @@ export class Credentials {
     let update = this.store.db
       .updateTable('api_clients')
       .set((eb) => ({
-        previous_secret_hash: previousUntil === null ? null : eb.ref('secret_hash'),
+        // Kept after its overlap too (or with none), so that a client still sending it is told it was replaced
+        // rather than counted as guessing (authenticate).
+        previous_secret_hash: eb.ref('secret_hash'),
         previous_until: previousUntil,
         secret_hash: hashSecret(clientSecret),
         generation: eb('generation', '+', 1),
@@ -214,31 +220,30 @@ export class Credentials {
       .execute();
   }
 
-  /** The owner of a Client ID and Client Secret of the given kind, or undefined (which one was wrong stays untold),
-   * with the generation read together with the secret: a token names the generation of the secret it was issued for.
+  /** The owner of a Client ID and Client Secret of the given kind, or `unknown` (which one was wrong stays untold),
+   * or `replaced` for the secret before the last roll once it no longer works; with the generation read together with the secret: a token names the generation of the secret it was issued for.
    * During a roll's overlap the previous secret authenticates too, with the previous generation. */
-  async authenticate(kind: ClientKind, clientId: string, clientSecret: string): Promise<Principal | undefined> {
+  async authenticate(kind: ClientKind, clientId: string, clientSecret: string): Promise<Authentication> {
     const row = await this.store.db
       .selectFrom('api_clients')
-      .select(['secret_hash', 'owner_id', 'generation', 'previous_secret_hash', 'previous_until'])
+      .select(['secret_hash', 'owner_id', 'generation', 'previous_secret_hash', 'previous_until', 'rolled_at'])
       .where('client_id', '=', clientId)
       .where('owner_kind', '=', kind)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (!row) return undefined;
+    if (!row) return { refused: 'unknown' };
     let generation: number;
     if (secretMatches(clientSecret, row.secret_hash)) generation = Number(row.generation);
-    else if (
-      row.previous_secret_hash !== null &&
-      row.previous_until !== null &&
-      Number(row.previous_until) > this.now() &&
-      secretMatches(clientSecret, row.previous_secret_hash)
-    )
+    else if (row.previous_secret_hash !== null && secretMatches(clientSecret, row.previous_secret_hash)) {
+      // The secret this client had before its last roll: still good during the overlap, after it a secret that
+      // was replaced (which only someone who once held it can send), never a guess.
+      if (row.previous_until === null || Number(row.previous_until) <= this.now())
+        return { refused: 'replaced', rolledAt: Number(row.rolled_at) };
       generation = Number(row.generation) - 1;
-    else return undefined;
+    } else return { refused: 'unknown' };
     const client = { clientId, generation };
     const ownerId = Number(row.owner_id);
-    return kind === 'merchant' ? { kind, merchantId: ownerId, ...client } : { kind, partnerId: ownerId, ...client };
+    return { principal: kind === 'merchant' ? { kind, merchantId: ownerId, ...client } : { kind, partnerId: ownerId, ...client } };
   }
 
   private async addClient(

@@ -30,6 +30,9 @@ export const uncheckedRetryAfterSeconds = 5;
 /** An attempt under way: counted as failed until it is known to have succeeded. */
 export interface Attempt {
   succeeded(): Promise<void>;
+  /** Refused, but not a guess (a secret the client really had, since replaced): this attempt alone is uncounted,
+   * and the pair's earlier failures stay, so sending it between guesses buys no more of them. */
+  notAGuess(): Promise<void>;
 }
 
 /** What the attempts are: their limits' names (apart from every other limit's) and how a refusal names them. */
@@ -85,6 +88,9 @@ export class FailedAttempts {
       // when the store fails here: the credentials were right.
       succeeded: async () => {
         await Promise.all([this.pairs.delete(pair), this.addresses.reward(network)]).catch(() => {});
+      },
+      notAGuess: async () => {
+        await Promise.all([this.pairs.reward(pair), this.addresses.reward(network)]).catch(() => {});
       },
     };
   }

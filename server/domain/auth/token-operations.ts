@@ -17,8 +17,15 @@ export async function issueTokenFor(
   refusal: () => Problem = invalidBodyClient,
 ): Promise<TokenResult> {
   const attempt = await services.failedTokenAttempts.begin(clientId, context.ip);
-  const principal = await services.credentials.authenticate(kind, clientId, clientSecret);
-  if (!principal) throw refusal();
+  const authentication = await services.credentials.authenticate(kind, clientId, clientSecret);
+  if (authentication.refused === 'replaced') {
+    // A secret this client really had: not a guess, so it is not counted, and a client stuck on it cannot lock
+    // its successor out of this address.
+    await attempt.notAGuess();
+    throw replacedSecret(refusal(), authentication.rolledAt);
+  }
+  if (authentication.refused) throw refusal();
+  const principal = authentication.principal;
   await attempt.succeeded();
   // The credential's "last used", for its owner's console: at most one write a minute, and never the request's failure.
   await services.credentials.markUsed(clientId).catch(() => {});
@@ -38,6 +45,15 @@ export function issueOAuthToken(
 }
 
 type TokenResult = { status: 200; body: IssuedToken; headers: Record<string, string> };
+
+/** The refusal of a secret that was replaced: the same status, `error` and challenge, saying what happened. */
+function replacedSecret(refusal: Problem, rolledAt: number): Problem {
+  return new Problem(
+    'invalid-client',
+    `This Client Secret was replaced on ${new Date(rolledAt).toISOString()} and no longer works; use the Client Secret that replaced it.`,
+    refusal.extra,
+  );
+}
 
 function invalidBodyClient(): Problem {
   return new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
