@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * Retrieve a payment request
-         * @description Returns one payment request as the create returned it, in its current state. Any partner linked to the payment's merchant may read it, whichever partner made it; a payment of a merchant not linked to the caller is answered 404, exactly like one that does not exist. Its status history is in the transaction search. A merchant token is refused with 403.
+         * @description Returns one payment request as the create returned it, in its current state. Only the partner that requested the payment may read it, while the payment's merchant is linked to it; any other payment (another partner's, even for the same merchant, or one of a merchant not linked to the caller) is answered 404, exactly like one that does not exist. Its status history is in the transaction search. A merchant token is refused with 403.
          */
         get: operations["getPayment"];
         put?: never;
@@ -138,7 +138,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment request
-         * @description Cancels a payment that has not started processing (state `created`); it becomes `cancelled` and is never sent. A payment that is processing, sent, completed or failed is refused with 409 (`payment-not-cancellable`) and left unchanged; when a cancel and the start of processing race, exactly one wins. Cancelling a cancelled payment answers it again unchanged. Any partner linked to the payment's merchant may cancel it; a payment of a merchant not linked to the caller is answered 404. A merchant token is refused with 403.
+         * @description Cancels a payment that has not started processing (state `created`); it becomes `cancelled` and is never sent. A payment that is processing, sent, completed or failed is refused with 409 (`payment-not-cancellable`) and left unchanged; when a cancel and the start of processing race, exactly one wins. Cancelling a cancelled payment answers it again unchanged. Only the partner that requested the payment may cancel it; any other payment (another partner's, even for the same merchant) is answered 404. A merchant token is refused with 403.
          */
         post: operations["cancelPayment"];
         delete?: never;
@@ -164,7 +164,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a payment's return
-         * @description Returns a `completed` payment as the receiving bank would, days later: it becomes `returned` with the `returnCode` and `returnedOn`, and `payment.returned` is sent to its merchant. Any other state is a 409. Sandbox only: in production this operation answers 404. Any partner linked to the payment's merchant may call it; a merchant token is refused with 403.
+         * @description Returns a `completed` payment as the receiving bank would, days later: it becomes `returned` with the `returnCode` and `returnedOn`, and `payment.returned` is sent to its merchant. Any other state is a 409. Sandbox only: in production this operation answers 404. Only the partner that requested the payment may call it (any other payment is answered 404); a merchant token is refused with 403.
          */
         post: operations["simulatePaymentReturn"];
         delete?: never;
@@ -210,7 +210,7 @@ export interface paths {
         put?: never;
         /**
          * Search transactions
-         * @description Searches the payment history of the merchants linked to the calling partner, newest first, by any of the filters in the body, a page at a time. Filters combine with AND; the values of one array filter with OR. ACH notifications of change are left out unless `showAchNoc` is true. `customerId` must be a linked merchant (404 otherwise). Contradicting filters are refused with 422. A merchant token is refused with 403.
+         * @description Searches the payments the calling partner requested for its linked merchants (never another partner's, even for the same merchant), newest first, by any of the filters in the body, a page at a time. Filters combine with AND; the values of one array filter with OR. ACH notifications of change are left out unless `showAchNoc` is true. `customerId` must be a linked merchant (404 otherwise). Contradicting filters are refused with 422. A merchant token is refused with 403.
          */
         post: operations["searchTransactions"];
         delete?: never;

@@ -374,7 +374,7 @@ describe.each(stores)('partner API on $name', (kind) => {
     const patchRecipient = (payeeId: number, body: S['RecipientUpdateRequest'], p: TestPartner = partner) =>
       p.c.PATCH('/finance/v1/payees/{payeeId}', { params: { path: { payeeId } }, body });
 
-    it('reads a payment as the create returned it, in its current state, for any partner linked to its merchant', async () => {
+    it('reads a payment as the create returned it, in its current state', async () => {
       const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
       const { data: made, response } = await partner.c.POST('/finance/v1/payment_request', {
         body: { ...request(recipient.id), externalId: 'READ-1', merchantAccountNumber: '987654321012' },
@@ -387,16 +387,79 @@ describe.each(stores)('partner API on $name', (kind) => {
       const done = await waitForStatus(partner, made!.paymentId, 'completed');
       const later = await unwrap(partner.c.GET('/finance/v1/payment_request/{paymentId}', { params }));
       expect(later).toEqual({ ...made, status: 'completed', updatedOn: done.updatedOn });
-      // Another partner linked to the same merchant reads the same payment.
+    });
+
+    // A payment belongs to the partner that requested it: another partner linked to the same merchant gets 404 on it
+    // wherever it names it (exactly as for a payment that does not exist), finds it in no search, and gets none of
+    // its events, while the requester keeps all of it.
+    it('keeps a payment from every other partner, even one linked to the same merchant', async () => {
+      const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
+      const made = await pay(recipient.id);
+      await waitForStatus(partner, made.paymentId, 'completed');
       const colleague = await newPartner(service, [acme.merchantId], 'Colleague');
-      expect(await unwrap(colleague.c.GET('/finance/v1/payment_request/{paymentId}', { params }))).toEqual(later);
-      expect(await unwrap(colleague.e.GET('/finance/v1/payment_request/{paymentId}', { params }))).toEqual(later);
+      const own = await unwrap(colleague.c.POST('/finance/v1/payment_request', { body: request(recipient.id) }));
+      const strip = (e: unknown, id: number) => JSON.stringify(e).replaceAll(String(id), 'X');
+      const fields = ({ type, title, status, detail }: Record<string, unknown>) => ({ type, title, status, detail });
+      const calls = {
+        'read (C)': (p: TestPartner, paymentId: number) =>
+          p.c.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId } } }),
+        'read (E)': (p: TestPartner, paymentId: number) =>
+          p.e.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId } } }),
+        cancel: (p: TestPartner, paymentId: number) =>
+          p.c.POST('/finance/v1/payment_request/{paymentId}/cancel', { params: { path: { paymentId } } }),
+        return: (p: TestPartner, paymentId: number) =>
+          p.c.POST('/finance/v1/simulations/payment_request/{paymentId}/return', {
+            params: { path: { paymentId } },
+            body: { returnCode: 'R01' },
+          }),
+        'notification of change': (p: TestPartner, paymentId: number) =>
+          p.c.POST('/finance/v1/simulations/payment_request/{paymentId}/notification-of-change', {
+            params: { path: { paymentId } },
+            body: { changeCode: 'C01', correctedData: { accountNumber: '000987654321' } },
+          }),
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        const foreign = await call(colleague, made.paymentId);
+        const missing = await call(colleague, 999_999_999);
+        expect([foreign.response.status, missing.response.status], name).toEqual([404, 404]);
+        expect(strip(fields(foreign.error as never), made.paymentId), name).toEqual(strip(fields(missing.error as never), 999_999_999));
+      }
+      // Nothing was changed by those refusals: the requester reads it completed, without a return or a correction.
+      const mine = await unwrap(
+        partner.c.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId: made.paymentId } } }),
+      );
+      expect(mine).toMatchObject({ status: 'completed', returnCode: null, notificationOfChange: null });
+      // No search of the colleague's finds it, by id or at all; its own payment it finds.
+      const searchC = async (body: S['PartnerTransactionSearchRequest']) =>
+        (await unwrap(colleague.c.POST('/finance/v1/partner/search_transactions', { body: { pageSize: 100, ...body } }))).data.map(
+          (t) => t.paymentId,
+        );
+      const searchE = async (body: Record<string, unknown>) =>
+        (await unwrap(colleague.e.POST('/finance/v1/search_transactions', { body: { pageSize: 100, ...body } }))).data.map(
+          (t) => t.paymentId,
+        );
+      expect(await searchC({})).toEqual([own.paymentId]);
+      expect(await searchC({ paymentId: made.paymentId })).toEqual([]);
+      expect(await searchC({ merchantId: acme.merchantId })).toEqual([own.paymentId]);
+      expect(await searchE({})).toEqual([own.paymentId]);
+      expect(await searchE({ paymentId: String(made.paymentId) })).toEqual([]);
+      expect(await searchE({ customerId: acme.merchantId })).toEqual([own.paymentId]);
+      // Its events reach only the requester.
+      const events = async (p: TestPartner) =>
+        JSON.stringify((await unwrap(p.c.GET('/finance/v1/events', { params: { query: { PageSize: 100 } } }))).data);
+      expect(await events(partner)).toContain(`"paymentId":${made.paymentId}`);
+      expect(await events(colleague)).not.toContain(`"paymentId":${made.paymentId}`);
+      // And the requester finds it in both searches.
+      const requesterC = await unwrap(partner.c.POST('/finance/v1/partner/search_transactions', { body: { paymentId: made.paymentId } }));
+      expect(requesterC.data.map((t) => t.paymentId)).toEqual([made.paymentId]);
+      const requesterE = await unwrap(partner.e.POST('/finance/v1/search_transactions', { body: { paymentId: String(made.paymentId) } }));
+      expect(requesterE.data.map((t) => t.paymentId)).toEqual([made.paymentId]);
     });
 
     it('answers a payment of an unlinked merchant exactly like one that does not exist (404)', async () => {
       const recipient = await unwrap(partner.c.POST('/finance/v1/recipient-ach', { body: ach(acme.merchantId) }));
       const made = await pay(recipient.id);
-      const strip = (e: unknown) => JSON.stringify(e).replace(String(made.paymentId), 'X').replace('999999999', 'X');
+      const strip = (e: unknown, id: number) => JSON.stringify(e).replaceAll(String(id), 'X');
       for (const path of ['/finance/v1/payment_request/{paymentId}', '/finance/v1/payment_request/{paymentId}/cancel'] as const) {
         const call = (p: TestPartner, paymentId: number) =>
           path.endsWith('cancel')
@@ -406,7 +469,7 @@ describe.each(stores)('partner API on $name', (kind) => {
         const missing = await call(rival, 999_999_999);
         expect([foreign.response.status, missing.response.status]).toEqual([404, 404]);
         const fields = ({ type, title, status, detail }: Record<string, unknown>) => ({ type, title, status, detail });
-        expect(strip(fields(foreign.error as never))).toEqual(strip(fields(missing.error as never)));
+        expect(strip(fields(foreign.error as never), made.paymentId)).toEqual(strip(fields(missing.error as never), 999_999_999));
       }
       expect(
         (await unwrap(partner.c.GET('/finance/v1/payment_request/{paymentId}', { params: { path: { paymentId: made.paymentId } } })))

@@ -146,7 +146,7 @@ export class Payments {
     return { status: 201 as const, body: toPayment(row) };
   }
 
-  /** One payment of a merchant linked to the partner, whichever linked partner made it; any other is not found. */
+  /** One payment the partner requested, for a merchant linked to it; any other is not found. */
   async get(partnerId: number, paymentId: number): Promise<Payment> {
     return toPayment(await this.linkedPayment(this.store.db, partnerId, paymentId));
   }
@@ -215,14 +215,16 @@ export class Payments {
     return toPayment(changed);
   }
 
+  /** The partner's own payment (it requested it, for a merchant still linked to it); any other is not found, a
+   * payment another partner requested for the same merchant included. */
   private async linkedPayment(db: Kysely<Database>, partnerId: number, paymentId: number): Promise<PaymentRow> {
     const row = await db
       .selectFrom('payments')
       .selectAll()
       .where('payment_id', '=', paymentId)
-      .where('merchant_id', 'in', linkedTo(db, partnerId))
+      .where((eb) => ownPayments(eb, partnerId, linkedTo(db, partnerId)))
       .executeTakeFirst();
-    if (!row) throw new Problem('not-found', `No payment ${paymentId} exists for the merchants linked to this partner.`);
+    if (!row) throw new Problem('not-found', `No payment ${paymentId} exists among the payments this partner requested.`);
     return row;
   }
 
@@ -260,7 +262,7 @@ export class Payments {
     return { message: [], data, pageNumber: paging.pageNumber, pageSize: paging.pageSize, totalCount: Number(count) };
   }
 
-  /** Group C: payments of the partner's linked merchants. */
+  /** Group C: the payments the partner requested, of its linked merchants. */
   async searchForPartner(partnerId: number, body: CS['PartnerTransactionSearchRequest']): Promise<CS['TransactionPage']> {
     requireOwnPartnerId(body.partnerId, partnerId);
     if (body.merchantId !== undefined) await this.scope.requireLinked(partnerId, body.merchantId);
@@ -273,7 +275,7 @@ export class Payments {
     return this.page(
       (eb) =>
         eb.and([
-          eb('merchant_id', 'in', merchants),
+          ownPayments(eb, partnerId, merchants),
           ...(body.route ? [eb('route', '=', body.route)] : []),
           ...(body.paymentId !== undefined ? [eb('payment_id', '=', body.paymentId)] : []),
         ]),
@@ -282,7 +284,7 @@ export class Payments {
     );
   }
 
-  /** Group E: payment history by every filter of the seed, newest first. */
+  /** Group E: the payment history the partner requested, by every filter of the seed, newest first. */
   async search(partnerId: number, body: ES['TransactionSearchRequest']): Promise<ES['TransactionPage']> {
     const field = (name: string, detail: string) => [bodyField(name, detail)];
     // Each date-time read once, here: a field that cannot be read is named before any range is compared.
@@ -343,7 +345,7 @@ export class Payments {
           body.direction === 'INBOUND' ||
           body.isInbound === true;
         return eb.and([
-          eb('merchant_id', 'in', merchants),
+          ownPayments(eb, partnerId, merchants),
           ...(never ? [eb('payment_id', '<', 0)] : []),
           ...(body.accountNumber ? [accountNumberMatches(eb, body.accountNumber)] : []),
           ...(body.externalId ? [eb('external_id', '=', body.externalId)] : []),
@@ -372,4 +374,15 @@ export class Payments {
       { column: 'created_at', descending: true },
     );
   }
+}
+
+/** What a partner sees of payments: those it requested, for the merchants given (those linked to it). A payment
+ * belongs to the partner that requested it: another partner linked to the same merchant finds it nowhere (two
+ * platforms serving one merchant are often competitors). */
+function ownPayments(
+  eb: ExpressionBuilder<Database, 'payments'>,
+  partnerId: number,
+  merchants: number[] | ReturnType<typeof linkedTo>,
+) {
+  return eb.and([eb('partner_id', '=', partnerId), eb('merchant_id', 'in', merchants)]);
 }
