@@ -157,20 +157,20 @@ describe.each(stores)('npm start with two HTTP processes and a worker process on
   it("ends a rotated secret's tokens in every process", async () => {
     const old = (await issue(merchant.clientSecret, '127.0.0.7')).body.access_token as string;
     for (let i = 0; i < 4; i++) expect((await call('/v1/webhooks', { token: old })).status).toBe(200);
-    const rotatedAt = Date.now();
     merchant = { ...merchant, clientSecret: await rotateSecretWithCli(db!.url, merchant.clientId) };
-    // Within the generation cache's 5 s (plus the CLI's own start), every process refuses the old token.
+    // Every process comes to refuse the old token. The bound on when (the generation cache's 5 s) is proven on an
+    // injected clock (test/server/secret-rotation.test.ts), not on this machine's: the wait's limit here is only a
+    // last resort for a loaded machine.
     await waitUntil(
       'four requests in a row with the old token are refused',
       async () => {
         for (let i = 0; i < 4; i++) if ((await call('/v1/webhooks', { token: old })).status !== 401) return false;
         return true;
       },
-      15_000,
+      60_000,
       100,
     );
     for (let i = 0; i < 6; i++) expect((await call('/v1/webhooks', { token: old })).status).toBe(401);
-    expect(Date.now() - rotatedAt).toBeLessThan(15_000);
     expect(pidsThatLogged('request', (e) => e.path === '/v1/webhooks' && e.status === 401).size).toBe(2);
     token = (await issue(merchant.clientSecret, '127.0.0.8')).body.access_token;
   });

@@ -43,12 +43,11 @@ describe('requests that do not arrive in time', () => {
   it('answers a body sent a byte at a time with a 408 problem and closes the connection', { timeout: 60_000 }, async () => {
     const socket = await open(service.baseUrl);
     const answer = answerOf(socket);
-    const started = Date.now();
     socket.write(`POST /v1/payees HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
     dribble(socket, ' '.repeat(990), 50);
+    // Closed by the server (the answer above ends when the socket does) on the service's own timer: the problem
+    // names its 500 ms, where Node's default (300 s) would answer a bare 408 without one.
     expectTimedOut(await answer);
-    // Closed by the server (the answer above ends when the socket does), long before Node's default 330 s.
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('answers headers sent a byte at a time the same way', { timeout: 60_000 }, async () => {
