@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/problem-error.js';
 import { newMerchant } from '../support/merchants.js';
+import { createPartnerClient } from '../../client/create-clients.js';
 import { newPartner } from '../support/partners.js';
 import { type RunningService, startService } from '../support/service.js';
 import { stores } from '../support/stores.js';
@@ -42,7 +43,9 @@ describe.each(stores)('the environment of events on $name', (kind) => {
 
       const production = await startService(db.url, { environment: 'production' }, { workers: false });
       running.push(production);
-      const again = await newPartner(production, [acme.merchantId]);
+      // The same partner (its payment is its own), now served by the production deployment.
+      const options = { baseUrl: production.baseUrl, credentials: { clientId: partner.clientId, clientSecret: partner.clientSecret } };
+      const again = { c: createPartnerClient(options) };
       const cancel = (paymentId: number) =>
         unwrap(again.c.POST('/finance/v1/payment_request/{paymentId}/cancel', { params: { path: { paymentId } } }));
       await cancel(made.paymentId);
