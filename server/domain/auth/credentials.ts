@@ -32,7 +32,10 @@ export interface ClientRecord {
 /** At most this many active credentials per merchant or partner. */
 export const maxCredentialsPerOwner = 20;
 /** What a Client ID and secret authenticate as; or why not: an unknown pair, or the secret before the last roll. */
-export type Authentication = { principal: Principal; refused?: undefined } | { refused: 'unknown' } | { refused: 'replaced'; rolledAt: number };
+export type Authentication =
+  | { principal: Principal; refused?: undefined }
+  | { refused: 'unknown' }
+  | { refused: 'replaced'; rolledAt: number };
 
 /** The longest overlap of a roll: 24 hours. */
 export const maxOverlapSeconds = 86_400;

@@ -71,7 +71,12 @@ export function refuseNamedScopes(scope: string | undefined): void {
   const shown = named.slice(0, 5).map((s) => s.slice(0, 40).replace(/[^\x21-\x7E]/g, '?'));
   const list = shown.join(' ') + (named.length > shown.length ? ' ...' : '');
   throw new Problem('validation-error', 'The request has 1 invalid field.', {
-    errors: [bodyField('scope', `names scopes this credential does not hold (${list}); leave scope out for a token with all of the credential's access`)],
+    errors: [
+      bodyField(
+        'scope',
+        `names scopes this credential does not hold (${list}); leave scope out for a token with all of the credential's access`,
+      ),
+    ],
     error: 'invalid_scope',
   });
 }

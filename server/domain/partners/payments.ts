@@ -379,10 +379,6 @@ export class Payments {
 /** What a partner sees of payments: those it requested, for the merchants given (those linked to it). A payment
  * belongs to the partner that requested it: another partner linked to the same merchant finds it nowhere (two
  * platforms serving one merchant are often competitors). */
-function ownPayments(
-  eb: ExpressionBuilder<Database, 'payments'>,
-  partnerId: number,
-  merchants: number[] | ReturnType<typeof linkedTo>,
-) {
+function ownPayments(eb: ExpressionBuilder<Database, 'payments'>, partnerId: number, merchants: number[] | ReturnType<typeof linkedTo>) {
   return eb.and([eb('partner_id', '=', partnerId), eb('merchant_id', 'in', merchants)]);
 }
