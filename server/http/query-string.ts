@@ -26,17 +26,14 @@ export function parseQuery(text: string): Query {
       continue;
     }
     const [, outer, key] = deep as unknown as [string, string, string];
-    let object = query[outer];
-    if (object === undefined || typeof object !== 'object' || Array.isArray(object)) {
-      // `name=x` and `name[k]=y` together: a plain value beside an object, which the schema refuses as sent.
-      if (object !== undefined) {
-        add(query, name, value);
-        continue;
-      }
-      object = Object.create(null);
-      query[outer] = object;
+    const existing = query[outer];
+    if (existing === undefined) query[outer] = Object.create(null);
+    else if (typeof existing !== 'object' || Array.isArray(existing)) {
+      // `name=x` and `name[k]=y` together: kept as sent, which the parameter's schema refuses.
+      add(query, name, value);
+      continue;
     }
-    add(object as Query, key, value);
+    add(query[outer] as Query, key, value);
   }
   return query;
 }

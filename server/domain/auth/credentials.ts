@@ -224,8 +224,9 @@ export class Credentials {
   }
 
   /** The owner of a Client ID and Client Secret of the given kind, or `unknown` (which one was wrong stays untold),
-   * or `replaced` for the secret before the last roll once it no longer works; with the generation read together with the secret: a token names the generation of the secret it was issued for.
-   * During a roll's overlap the previous secret authenticates too, with the previous generation. */
+   * or `replaced` for the secret before the last roll once it no longer works. The generation is read together
+   * with the secret: a token names the generation of the secret it was issued for. During a roll's overlap the
+   * previous secret authenticates too, with the previous generation. */
   async authenticate(kind: ClientKind, clientId: string, clientSecret: string): Promise<Authentication> {
     const row = await this.store.db
       .selectFrom('api_clients')
