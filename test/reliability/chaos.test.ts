@@ -18,8 +18,9 @@
 // delivery is left `sending`, then `unknown` (it may or may not have arrived), and is not sent again: a merchant
 // registration has no retries for an unknown outcome, which is what keeps "never twice".
 // Measured on two cores (each run differs: the order and moments are random): a worker kill left 0 to 36 deliveries
-// unrecorded, an HTTP kill none; every one of them had in fact reached the receiver (the process died between the
-// receiver's answer and its record), so every event was received, none twice, on both stores.
+// unrecorded, an HTTP kill none. Some of those had reached the receiver before the process died (it answered, the
+// record did not follow), some had not: one run received every one of 59,229 events, another 55,479 of 55,533 on
+// SQLite and 26,843 of 26,899 on PostgreSQL, each missing one an unrecorded delivery at a worker kill; none twice.
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -28,23 +29,16 @@ import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { deliveryLimits } from '../../server/domain/webhooks/delivery-slots.js';
 import { openStore, type Store } from '../../server/platform/store/database.js';
-import { bankAccount, individual } from '../support/merchants.js';
 import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createMerchantWithCli } from './admin-cli.js';
 import { deliveredEvents, duplicates, isSubsequence, statesByPayout } from './delivered-events.js';
+import { accountOf, accounts, expectedStates, outcomePayees, statusesOf } from './payout-outcomes.js';
 import { startPayoutLoad, type PayoutLoad } from './payout-load.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 import { waitUntil } from './wait-until.js';
 
-// One payee per sandbox outcome, paid in turn (server/domain/rails/sandbox-test-accounts.json).
-const accounts = [
-  { number: '000123456789', final: 'completed', states: ['created', 'processing', 'sent', 'completed'] },
-  { number: '000111110002', final: 'failed', states: ['created', 'processing', 'failed'] },
-  { number: '000111110001', final: 'failed', states: ['created', 'processing', 'sent', 'failed'] },
-] as const;
-const expectedStates = new Map<string, readonly string[]>(accounts.map((a) => [a.number, a.states]));
 const killsPerRole = 10;
 /** The promise under test: the service answers again this soon after a kill. */
 const answersAgainWithinMs = 5_000;
@@ -116,12 +110,7 @@ describe.skipIf(!twoCores).each(stores)('chaos under load on $name', (kind) => {
     const merchant = await createMerchantWithCli(db!.url, `Chaos on ${kind.name}`);
     const client = createMerchantClient({ baseUrl: server.baseUrl, credentials: merchant, maxRetries: 0 });
     await unwrap(client.POST('/v1/webhooks', { body: { url: receiver!.url } }));
-    const payeeIds: number[] = [];
-    for (const account of accounts) {
-      const payee = await unwrap(client.POST('/v1/payees', { body: individual }));
-      await unwrap(client.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount(account.number) }));
-      payeeIds.push(payee.id);
-    }
+    const payeeIds = await outcomePayees(client);
     load = startPayoutLoad({
       clients: [client],
       body: (i) => ({ PayeeId: payeeIds[i % accounts.length]!, Amount: 1 + (i % 500), Currency: 'USD', Description: `chaos ${i}` }),
@@ -192,19 +181,8 @@ describe.skipIf(!twoCores).each(stores)('chaos under load on $name', (kind) => {
     );
 
     // Every accepted payout, read through the API: there, and final as its account decides.
-    const finals = new Map<string, string>();
-    const queue = [...result.accepted];
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let p = queue.shift(); p; p = queue.shift()) {
-          const payout = await unwrap(
-            client.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: p.reference } } }),
-          );
-          finals.set(p.reference, payout.Status);
-        }
-      }),
-    );
-    for (const p of result.accepted) expect(finals.get(p.reference), p.reference).toBe(accounts[p.index % accounts.length]!.final);
+    const finals = await statusesOf(client, result.accepted);
+    for (const p of result.accepted) expect(finals.get(p.reference), p.reference).toBe(accountOf(p.index).final);
 
     // In the store each payout (a create cut before its answer included) has exactly its expected events: each
     // state reached once.

@@ -12,23 +12,16 @@ import { createMerchantClient } from '../../client/create-clients.js';
 import { eachEvent } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
 import { openStore, type Store } from '../../server/platform/store/database.js';
-import { bankAccount, individual } from '../support/merchants.js';
 import { unsettled } from '../support/settled-events.js';
 import { stores } from '../support/stores.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createMerchantWithCli } from './admin-cli.js';
 import { deliveredEvents, duplicates, isSubsequence, statesByPayout } from './delivered-events.js';
+import { accountOf, accounts, expectedStates, outcomePayees, statusesOf } from './payout-outcomes.js';
 import { startPayoutLoad, type PayoutLoad } from './payout-load.js';
 import { killAll, startServerProcess } from './server-process.js';
 import { waitUntil } from './wait-until.js';
 
-// One payee per sandbox outcome, paid in turn (server/domain/rails/sandbox-test-accounts.json).
-const accounts = [
-  { number: '000123456789', final: 'completed', states: ['created', 'processing', 'sent', 'completed'] },
-  { number: '000111110002', final: 'failed', states: ['created', 'processing', 'failed'] }, // invalid_account at processing
-  { number: '000111110001', final: 'failed', states: ['created', 'processing', 'sent', 'failed'] }, // account_closed at sent
-] as const;
-const expectedStates = new Map<string, readonly string[]>(accounts.map((a) => [a.number, a.states]));
 const crashes = 2;
 /** Payouts accepted between one (re)start and the next kill: the load is well under way when it dies. */
 const acceptedBetweenKills = 150;
@@ -66,12 +59,7 @@ describe.each(shapes)('crash and restart on $name', ({ kind, name, env: shape })
     // no server; a restart is quick enough now for the client's backoff to hide every one of them.
     const client = createMerchantClient({ baseUrl: server.baseUrl, credentials: merchant, maxRetries: 0 });
     await unwrap(client.POST('/v1/webhooks', { body: { url: receiver!.url } }));
-    const payeeIds: number[] = [];
-    for (const account of accounts) {
-      const payee = await unwrap(client.POST('/v1/payees', { body: individual }));
-      await unwrap(client.POST('/v1/payees/{id}/accounts', { params: { path: { id: payee.id } }, body: bankAccount(account.number) }));
-      payeeIds.push(payee.id);
-    }
+    const payeeIds = await outcomePayees(client);
 
     load = startPayoutLoad({
       clients: [client],
@@ -113,19 +101,7 @@ describe.each(shapes)('crash and restart on $name', ({ kind, name, env: shape })
       60_000,
     );
     // Every accepted payout, read through the API of the restarted server: there, and final as its account says.
-    const accountOf = (index: number) => accounts[index % accounts.length]!;
-    const finals = new Map<string, string>();
-    const queue = [...result.accepted];
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let p = queue.shift(); p; p = queue.shift()) {
-          const payout = await unwrap(
-            client.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: p.reference } } }),
-          );
-          finals.set(p.reference, payout.Status);
-        }
-      }),
-    );
+    const finals = await statusesOf(client, result.accepted);
     for (const p of result.accepted) expect(finals.get(p.reference), p.reference).toBe(accountOf(p.index).final);
 
     // Nothing more is sent once every event is dispatched and the restarted server has recorded the answers to
