@@ -13,6 +13,10 @@ export const problemTypes = {
     "status": 400,
     "title": "The request body is not valid JSON."
   },
+  "invalid-scope": {
+    "status": 400,
+    "title": "The requested scope is not available to this credential."
+  },
   "malformed-request": {
     "status": 400,
     "title": "The request is not valid HTTP.",

@@ -143,7 +143,7 @@ describe.each(stores)('OAuth client authentication on $name', (kind) => {
       expect(refused, body).toMatchObject({
         status: 400,
         type: expect.stringMatching(/^application\/problem\+json/),
-        body: { type: 'https://payouts.example/problems/validation-error', error: 'invalid_scope', errors: [{ pointer: '#/scope' }] },
+        body: { type: 'https://payouts.example/problems/invalid-scope', error: 'invalid_scope', errors: [{ pointer: '#/scope' }] },
       });
       expect(refused.body.errors[0].detail).toContain(`(${shown})`);
       expect(refused.body.error_description).toBe(refused.body.detail);

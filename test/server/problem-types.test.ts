@@ -352,6 +352,13 @@ const transfer = (w: World, o: ServedOperation, body: Record<string, unknown>) =
 const transfers = ['createAchPull', 'createAchPush', 'createDomesticWire', 'createInternationalWire', 'createInternalTransfer'];
 
 const special: Record<string, Partial<Record<Kind, Trigger>>> = {
+  // Groups A, B and D: a scope no credential holds, refused before the (example's, unknown) secret is checked.
+  issueToken: {
+    'invalid-scope': (w, o) => {
+      const example = exampleCall(w, o);
+      return call(w, o, fill(o.url), { ...example, body: { ...(example.body as object), scope: 'admin' } });
+    },
+  },
   // Group A and B.
   updatePayee: {
     'business-rule': async (w) => {

@@ -70,13 +70,13 @@ export function refuseNamedScopes(scope: string | undefined): void {
   if (named.length === 0) return;
   const shown = named.slice(0, 5).map((s) => s.slice(0, 40).replace(/[^\x21-\x7E]/g, '?'));
   const list = shown.join(' ') + (named.length > shown.length ? ' ...' : '');
-  throw new Problem('validation-error', 'The request has 1 invalid field.', {
-    errors: [
-      bodyField(
-        'scope',
-        `names scopes this credential does not hold (${list}); leave scope out for a token with all of the credential's access`,
-      ),
-    ],
-    error: 'invalid_scope',
-  });
+  // Its own problem type, not `validation-error`: the body fits the contract; what it asks for is not held.
+  throw new Problem(
+    'invalid-scope',
+    `This credential holds no scope named in scope (${list}); leave scope out for a token with all of its access.`,
+    {
+      errors: [bodyField('scope', `names scopes this credential does not hold (${list})`)],
+      error: 'invalid_scope',
+    },
+  );
 }
