@@ -50,6 +50,7 @@ export {
   constructEvent,
   isPaymentEvent,
   isPayoutEvent,
+  parseUnsignedEvent,
   receiveEvent,
   receivePayoutEvent,
   type NocEvent,

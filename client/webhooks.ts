@@ -67,19 +67,22 @@ function parseEvent(body: string): WebhookEvent {
 
 /**
  * The event of a signed webhook delivery, once its Standard Webhooks signature and timestamp hold: give the raw
- * body exactly as received (a string or the bytes), the request's headers and the registration's `whsec_...`
- * secret. Throws WebhookVerificationError when the delivery is not signed with the secret or is older than
- * `toleranceSeconds` (default 300), and TypeError when the body is not an event. Branch on `type`: event types
- * added later parse too, so handle the types you know and ignore the rest.
+ * body exactly as received (a string or the bytes), the request's headers (`req.headers` of node:http or Express, or
+ * a fetch `Headers`) and the registration's `whsec_...` secret. Fails closed: with no secret (an unset environment
+ * variable) it throws a TypeError and accepts nothing. Throws WebhookVerificationError when the delivery is not
+ * signed with the secret or is older than `toleranceSeconds` (default 300), and TypeError when the body is not an
+ * event. Branch on `type`: event types added later parse too, so handle the types you know and ignore the rest.
  */
 export async function constructEvent(
   payload: string | Uint8Array,
   headers: HeaderBag,
-  secret: string,
+  secret: string | undefined,
   options: VerifyOptions = {},
 ): Promise<WebhookEvent> {
   // An unset secret (a missing environment variable) must not turn verification off.
-  if (typeof secret !== 'string' || secret === '') throw new TypeError("constructEvent needs the registration's signing secret.");
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError("constructEvent needs the registration's signing secret (whsec_...); without it no delivery is accepted.");
+  }
   const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   await verifyWebhook(
     secret,
@@ -91,20 +94,29 @@ export async function constructEvent(
 }
 
 /**
- * Parses a webhook delivery from its raw body: `constructEvent` when `options.secret` is given, otherwise the
- * body of an unsigned registration's delivery, unverified. A body without an event's `id`, `type` and
- * `environment` is a TypeError.
+ * The event of an unsigned registration's delivery, read without any check: anyone who can reach the receiver can
+ * send one. Only for a registration made with `signed: false`; a signed one's deliveries go through
+ * `constructEvent`. A body without an event's `id`, `type` and `environment` is a TypeError.
+ */
+export function parseUnsignedEvent(payload: string | Uint8Array): WebhookEvent {
+  return parseEvent(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+}
+
+/**
+ * `constructEvent` with the secret in an options object; it fails closed in the same way (no secret, no event).
+ * @deprecated Use `constructEvent(payload, headers, secret)`, or `parseUnsignedEvent` for an unsigned registration.
  */
 export async function receiveEvent(
-  body: string,
-  headers: HeaderBag = {},
-  options: { secret?: string } & VerifyOptions = {},
+  payload: string | Uint8Array,
+  headers: HeaderBag,
+  options: { secret: string | undefined } & VerifyOptions,
 ): Promise<WebhookEvent> {
-  return options.secret ? constructEvent(body, headers, options.secret, options) : parseEvent(body);
+  return constructEvent(payload, headers, options?.secret, options);
 }
 
 /** Whether an event is one of a payout's (`payout.<state>`), with the payout's fields. */
-export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
+// Any event is taken, as a delivery or a list gives it (a list's items include the open variant of a type added later).
+export function isPayoutEvent(event: { type: string }): event is PayoutEvent {
   const e = event as Partial<PayoutEvent>;
   return (
     event.type.startsWith('payout.') &&
@@ -117,18 +129,18 @@ export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
 }
 
 /** Whether an event is one of a payment request's (`payment.<status>`), with the payment. */
-export function isPaymentEvent(event: WebhookEvent | PartnerWebhookEvent): event is PaymentEvent {
+export function isPaymentEvent(event: { type: string }): event is PaymentEvent {
   const e = event as Partial<PaymentEvent>;
   return event.type.startsWith('payment.') && typeof e.timestamp === 'string' && typeof e.payment === 'object' && e.payment !== null;
 }
 
-/** Parses a payout event's delivery as `receiveEvent` does; any other event is a TypeError. */
+/** `receiveEvent` for a payout event's delivery (the same fail-closed check); any other event is a TypeError. */
 export async function receivePayoutEvent(
-  body: string,
-  headers: HeaderBag = {},
-  options: { secret?: string } & VerifyOptions = {},
+  payload: string | Uint8Array,
+  headers: HeaderBag,
+  options: { secret: string | undefined } & VerifyOptions,
 ): Promise<PayoutEvent> {
-  const event = await receiveEvent(body, headers, options);
+  const event = await constructEvent(payload, headers, options?.secret, options);
   if (!isPayoutEvent(event)) throw new TypeError('The body is not a payout event.');
   return event;
 }

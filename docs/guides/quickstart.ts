@@ -5,7 +5,9 @@
 import type { Credentials } from '../../client/create-clients.js';
 import { createMerchantClient, createPlatformClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
-import { isPayoutEvent, receiveEvent } from '../../client/webhooks.js';
+import { createServer } from 'node:http';
+import { constructEvent, isPayoutEvent, type WebhookEvent } from '../../client/webhooks.js';
+import { WebhookVerificationError } from '../../client/webhook-signature.js';
 
 export interface QuickStartAddresses {
   /** {base_url}: groups A (and D). */
@@ -87,12 +89,29 @@ export async function quickStart({ baseUrl, platformUrl, authUrl, credentials }:
 }
 
 // docs:begin receiver
-/** Handles one payout webhook delivery. `rawBody` is the request body exactly as received (a signature covers
- *  the bytes, so verify before parsing); `secret` is the `whsec_...` shown once for a signed registration. */
-export async function handlePayoutWebhook(rawBody: string, headers: Headers, secret?: string): Promise<string> {
-  const event = await receiveEvent(rawBody, headers, { secret }); // throws when the signature does not hold
-  // event.id is also the webhook-id header: remember the ids handled and skip one seen before.
-  if (!isPayoutEvent(event)) return `ignored ${event.type}`; // webhook.test, and types added later
+/** A webhook receiver on node:http for a signed registration. `secret` is its `whsec_...`, shown once: without
+ *  it (an unset variable) every delivery is refused, never read unverified. */
+export function webhookReceiver(secret: string | undefined, handle: (event: WebhookEvent) => Promise<void> | void) {
+  return createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let event: WebhookEvent;
+    try {
+      // The raw bytes as received: the signature covers them, so verify before parsing.
+      event = await constructEvent(Buffer.concat(chunks), req.headers, secret);
+    } catch (e) {
+      // A forged or stale delivery is refused; a missing secret is your error (500), so the delivery is not lost.
+      res.writeHead(e instanceof WebhookVerificationError ? 400 : 500).end();
+      return;
+    }
+    res.writeHead(200).end(); // answer at once, then handle
+    await handle(event); // event.id is also the webhook-id header: skip an id handled before
+  });
+}
+
+/** What a payout event says; other types (webhook.test, and types added later) are ignored. */
+export function describePayoutEvent(event: WebhookEvent): string {
+  if (!isPayoutEvent(event)) return `ignored ${event.type}`;
   switch (event.state) {
     case 'completed':
       return `paid ${event.amount} ${event.currency} (${event.payout_request_id})`;

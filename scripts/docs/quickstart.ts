@@ -152,8 +152,21 @@ export function region(source: string, name: string): string {
   return lines.map((l) => l.slice(indent)).join('\n');
 }
 
-/** The client walk-through and the webhook receiver, from docs/guides/quickstart.ts. */
-export async function renderClientCode(bundles: Record<Group, Node>): Promise<{ client: string; receiver: string }> {
+/** The webhook receiver as the webhooks guide shows it: docs/guides/quickstart.ts's region, with its imports and
+ * the line that starts it (test/docs/guide-code.test.ts compiles this text as a Node program). */
+export function receiverText(source: string): string {
+  return [
+    `import { createServer } from 'node:http';`,
+    `import { constructEvent, isPayoutEvent, WebhookVerificationError, type WebhookEvent } from '@payout-service/client';`,
+    '',
+    region(source, 'receiver'),
+    '',
+    `webhookReceiver(process.env.WEBHOOK_SECRET, (event) => console.log(describePayoutEvent(event))).listen(8080);`,
+  ].join('\n');
+}
+
+/** The client walk-through and the webhook receiver as the pages show them, as plain text. */
+export async function clientCodeTexts(bundles: Record<Group, Node>): Promise<{ client: string; receiver: string }> {
   const source = await readFile(`${repoRoot}docs/guides/quickstart.ts`, 'utf8');
   // The server an operation is called at (its own `servers`, else the document's), with the variables' defaults.
   const defaults = (g: Group, operationId: string) => {
@@ -171,10 +184,11 @@ export async function renderClientCode(bundles: Record<Group, Node>): Promise<{ 
     `const platformUrl = '${defaults('platform', 'calculateFees')}'; // {sandbox_url}/payouts`,
     '',
   ].join('\n');
-  const client = pre(`${preamble}\n${region(source, 'client')}`, 'ts');
-  const receiver = pre(
-    `import { isPayoutEvent, receiveEvent } from '@payout-service/client';\n\n${region(source, 'receiver')}\n\n// In your HTTP handler: read the raw body, answer 200 at once, then handle the event:\n//   await handlePayoutWebhook(rawBody, new Headers(req.headers), process.env.WEBHOOK_SECRET);`,
-    'ts',
-  );
-  return { client, receiver };
+  return { client: `${preamble}\n${region(source, 'client')}`, receiver: receiverText(source) };
+}
+
+/** The client walk-through and the webhook receiver, from docs/guides/quickstart.ts, as HTML blocks. */
+export async function renderClientCode(bundles: Record<Group, Node>): Promise<{ client: string; receiver: string }> {
+  const { client, receiver } = await clientCodeTexts(bundles);
+  return { client: pre(client, 'ts'), receiver: pre(receiver, 'ts') };
 }

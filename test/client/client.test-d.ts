@@ -6,6 +6,7 @@ import {
   type ApiProblemError,
   type ConnectionError,
   constructEvent,
+  receiveEvent,
   createMerchantClient,
   type KnownProblemKind,
   type ProblemKind,
@@ -44,6 +45,10 @@ describe('client types', () => {
     expectTypeOf(constructEvent).returns.resolves.toEqualTypeOf<WebhookEvent>();
     // @ts-expect-error the secret is required
     void constructEvent('{}', {});
+    // An environment variable may be unset: that compiles, and fails closed at run time.
+    void constructEvent('{}', {}, process.env.WEBHOOK_SECRET);
+    // @ts-expect-error receiveEvent takes the secret too: no unverified default
+    void receiveEvent('{}', {});
   });
 
   it('checks the options', () => {

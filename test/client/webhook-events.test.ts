@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
 import { unwrap } from '../../client/problem-error.js';
 import { WebhookVerificationError } from '../../client/webhook-signature.js';
-import { constructEvent, receiveEvent, type WebhookEvent } from '../../client/webhooks.js';
+import { constructEvent, parseUnsignedEvent, receiveEvent, receivePayoutEvent, type WebhookEvent } from '../../client/webhooks.js';
 import { startReceiver, type Delivery, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { useService } from '../support/use-service.js';
 
@@ -52,13 +52,28 @@ describe('constructEvent', () => {
 
   it('never skips verification: an unset secret is an error, not an unverified event', async () => {
     await expect(constructEvent(delivery.body, delivery.headers, '')).rejects.toBeInstanceOf(TypeError);
-    await expect(constructEvent(delivery.body, delivery.headers, undefined as unknown as string)).rejects.toBeInstanceOf(TypeError);
+    // process.env.WEBHOOK_SECRET when the variable is unset: it compiles, and accepts nothing.
+    await expect(constructEvent(delivery.body, delivery.headers, process.env.UNSET_WEBHOOK_SECRET)).rejects.toThrow(/signing secret/);
   });
 
-  it('is what receiveEvent does when given the secret', async () => {
+  it('is what receiveEvent and receivePayoutEvent do, failing closed in the same way', async () => {
     await expect(receiveEvent(delivery.body.replace('sandbox', 'production'), delivery.headers, { secret })).rejects.toBeInstanceOf(
       WebhookVerificationError,
     );
     expect((await receiveEvent(delivery.body, delivery.headers, { secret })).id).toBe(eventId);
+    for (const options of [{ secret: undefined }, { secret: '' }, undefined as unknown as { secret: string }]) {
+      await expect(receiveEvent(delivery.body, delivery.headers, options)).rejects.toThrow(/signing secret/);
+      await expect(receivePayoutEvent(delivery.body, delivery.headers, options)).rejects.toThrow(/signing secret/);
+    }
+    // A verified event that is not a payout's is no payout event.
+    await expect(receivePayoutEvent(delivery.body, delivery.headers, { secret })).rejects.toThrow(/not a payout event/);
+  });
+});
+
+describe('parseUnsignedEvent', () => {
+  it("reads an unsigned registration's delivery, and only an event", () => {
+    expect(parseUnsignedEvent(delivery.body).id).toBe(eventId);
+    expect(parseUnsignedEvent(new TextEncoder().encode(delivery.body)).id).toBe(eventId);
+    expect(() => parseUnsignedEvent('{"hello":"world"}')).toThrow(TypeError);
   });
 });

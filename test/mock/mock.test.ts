@@ -3,7 +3,9 @@
 // refuses a missing token and an invalid body with a problem, and every answer validates against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signWebhook } from '../../client/webhook-signature.js';
-import { handlePayoutWebhook, quickStart } from '../../docs/guides/quickstart.js';
+import { describePayoutEvent, quickStart, webhookReceiver } from '../../docs/guides/quickstart.js';
+import type { WebhookEvent } from '../../client/webhooks.js';
+import type { AddressInfo } from 'node:net';
 import { routes as bankingRoutes } from '../../generated/banking/routes.js';
 import { routes as consoleRoutes } from '../../generated/console/routes.js';
 import { routes as counterpartyRoutes } from '../../generated/counterparty/routes.js';
@@ -239,24 +241,54 @@ describe('the docs quick start', () => {
     return [name, follow('merchant', Object.values<Json>(content.examples)[0], '')[0].value] as const;
   });
 
-  it.each(webhookExamples)('receives the %s example, unsigned and signed', async (_name, payload) => {
-    const body = JSON.stringify(payload);
-    const unsigned = await handlePayoutWebhook(body, new Headers());
-    expect(unsigned).toContain(
-      !String(payload.type).startsWith('payout.')
-        ? `ignored ${payload.type}`
-        : payload.state === 'completed'
-          ? payload.amount
-          : payload.state === 'failed' || payload.state === 'cancelled'
-            ? 'not paid'
-            : payload.state,
-    );
+  /** The guide's receiver on a free port with `secret`: what it answered each delivery and what it handled. */
+  async function postedTo(secret: string | undefined, body: string, headers: Record<string, string>) {
+    const handled: WebhookEvent[] = [];
+    const server = webhookReceiver(secret, (event) => void handled.push(event));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+      // The receiver answers before it handles: wait for the handling it promised.
+      if (answer.status === 200) await vi.waitFor(() => expect(handled).toHaveLength(1));
+      return { status: answer.status, handled };
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  }
 
-    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers = new Headers({ 'webhook-id': 'evt_01jd8x3m0a2b4c6d8e0f2g4h6j', 'webhook-timestamp': String(timestamp) });
-    headers.set('webhook-signature', await signWebhook(secret, headers.get('webhook-id')!, timestamp, body));
-    expect(await handlePayoutWebhook(body, headers, secret)).toBe(unsigned);
-    await expect(handlePayoutWebhook(body.replace('"', ' "'), headers, secret)).rejects.toThrow(/signature/);
-  });
+  it.each(webhookExamples)(
+    'receives the %s example signed, and refuses it unsigned, forged or without a secret',
+    async (_name, payload) => {
+      const body = JSON.stringify(payload);
+      const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      const timestamp = Math.floor(Date.now() / 1000);
+      const id = 'evt_01jd8x3m0a2b4c6d8e0f2g4h6j';
+      const signed = {
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': await signWebhook(secret, id, timestamp, body),
+      };
+
+      const received = await postedTo(secret, body, signed);
+      expect(received.status).toBe(200);
+      expect(describePayoutEvent(received.handled[0]!)).toContain(
+        !String(payload.type).startsWith('payout.')
+          ? `ignored ${payload.type}`
+          : payload.state === 'completed'
+            ? payload.amount
+            : payload.state === 'failed' || payload.state === 'cancelled'
+              ? 'not paid'
+              : payload.state,
+      );
+      // Fails closed: a changed body, no signature, or a receiver started without its secret handles nothing.
+      expect(await postedTo(secret, body.replace('"', ' "'), signed)).toEqual({ status: 400, handled: [] });
+      expect(await postedTo(secret, body, {})).toEqual({ status: 400, handled: [] });
+      expect(await postedTo(undefined, body, signed)).toEqual({ status: 500, handled: [] });
+    },
+  );
 });
