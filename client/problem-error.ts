@@ -18,6 +18,11 @@ export type KnownProblemKind = ProblemDetails['type'] extends infer T
 /** A problem's kind: one of the catalogue, or one added after this version of the client (problems are open). */
 export type ProblemKind = KnownProblemKind | (string & {});
 
+/** Where a field at fault is: its body pointer, its parameter or its header. */
+const fieldOf = (e: ProblemFieldError) => e.pointer ?? e.parameter ?? (e.header ? `header ${e.header}` : '(request)');
+/** Node's hook for how `console.log` and an uncaught error print an object (no import, so browsers load this too). */
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
 export class ApiProblemError extends Error implements ProblemDetails {
   readonly type: string;
   readonly title: string;
@@ -27,12 +32,16 @@ export class ApiProblemError extends Error implements ProblemDetails {
   readonly requestId?: string;
   readonly errors: ProblemFieldError[];
   readonly error?: ProblemDetails['error'];
+  /** The HTTP response the problem came in (not enumerable: it would fill a printed error with its internals). */
+  declare readonly response?: Response;
 
-  constructor(
-    problem: ProblemDetails,
-    readonly response?: Response,
-  ) {
-    super(`${problem.status} ${problem.title} ${problem.detail}`);
+  constructor(problem: ProblemDetails, response?: Response) {
+    const errors = problem.errors ?? [];
+    const kind = kindOf(problem.type);
+    // The message names the fields at fault: it is often all a log keeps of an error.
+    const fields = errors.map((e) => `${fieldOf(e)} ${e.detail}`).join('; ');
+    super(`${problem.status} ${kind}: ${problem.detail}${fields ? ` (${fields})` : ''}`);
+    Object.defineProperty(this, 'response', { value: response, enumerable: false });
     this.name = 'ApiProblemError';
     this.type = problem.type;
     this.title = problem.title;
@@ -40,15 +49,32 @@ export class ApiProblemError extends Error implements ProblemDetails {
     this.detail = problem.detail;
     this.instance = problem.instance;
     this.requestId = problem.requestId ?? response?.headers.get('X-Request-Id') ?? undefined;
-    this.errors = problem.errors ?? [];
+    this.errors = errors;
     this.error = problem.error;
   }
 
   /** The kind of problem: `type` without the catalogue's base (`validation-error`, `payout-not-cancellable`, ...). */
   get kind(): ProblemKind {
-    return this.type.startsWith(problemTypeBase) ? this.type.slice(problemTypeBase.length) : this.type;
+    return kindOf(this.type);
+  }
+
+  /** A few lines: the status and kind, the title and detail, each field at fault, the request id, where it was thrown. */
+  [inspectCustom](): string {
+    const frames = (this.stack ?? '')
+      .split('\n')
+      .filter((l) => l.trimStart().startsWith('at '))
+      .slice(0, 3);
+    return [
+      `${this.name}: ${this.status} ${this.kind}: ${this.title}`,
+      `  ${this.detail}`,
+      ...this.errors.map((e) => `  - ${fieldOf(e)}: ${e.detail}`),
+      ...(this.requestId ? [`  request id: ${this.requestId}`] : []),
+      ...frames,
+    ].join('\n');
   }
 }
+
+const kindOf = (type: string): ProblemKind => (type.startsWith(problemTypeBase) ? type.slice(problemTypeBase.length) : type);
 
 function isProblem(value: unknown): value is ProblemDetails {
   const v = value as Partial<ProblemDetails> | undefined;

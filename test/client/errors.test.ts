@@ -1,6 +1,7 @@
 // The client's typed outcomes against the real service: problems carry their catalogue kind and the request id
 // the service answered with; a 204 unwraps to undefined; a 429 is a typed problem; and a service failing with
 // 500 (its store has lost its tables) is retried for a read and for a keyed create, then surfaces as a problem.
+import { inspect } from 'node:util';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchantClient } from '../../client/create-clients.js';
@@ -47,6 +48,26 @@ describe('against a working service', () => {
     expect(problem).toMatchObject({ status: 404, kind: 'not-found', type: 'https://payouts.example/problems/not-found' });
     expect(problem.requestId).toBe(problem.response!.headers.get('x-request-id'));
     expect(problem.requestId).toBe(sent.at(-1));
+  });
+
+  it('a problem reads in a few lines, its message naming each field at fault', async () => {
+    const client = createMerchantClient({ baseUrl: service.baseUrl, credentials });
+    const error = (await failure(
+      unwrap(client.POST('/v1/payees', { body: { ...individual, EmailAddress: 'not an address', name: '' } })),
+    )) as ApiProblemError;
+    expect(error.errors.map((e) => e.pointer).sort()).toEqual(['#/EmailAddress', '#/name']);
+    expect(error.message).toMatch(/^400 validation-error: The request has 2 invalid fields\. \(#\/\w+ .+; #\/\w+ .+\)$/);
+    // As Node prints it, uncaught or logged: the status, kind, title, detail, each field, the request id and a
+    // few frames; none of the response's internals.
+    const printed = inspect(error);
+    expect(printed.split('\n').length).toBeLessThanOrEqual(10);
+    expect(printed).toContain('ApiProblemError: 400 validation-error: Your request is not valid.');
+    expect(printed).toContain('  - #/EmailAddress: ');
+    expect(printed).toContain(`request id: ${error.requestId}`);
+    expect(printed).not.toMatch(/Symbol\(|undici|headers:/i);
+    // The response is still there for whoever asks, just not printed.
+    expect(error.response!.status).toBe(400);
+    expect(Object.keys(error)).not.toContain('response');
   });
 
   it('a 204 unwraps to undefined', async () => {
