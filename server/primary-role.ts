@@ -47,3 +47,12 @@ export function processShape(config: Config, cores = availableParallelism()): Pr
   if (cores < 2) return undefined;
   return { web: Math.max(1, cores - workers), workers };
 }
+
+/** A process that served this long after it was ready, then died, is restarted at once; one dying sooner (a crash
+ * loop: it dies as it starts, or on its first requests) waits longer each time. Counted from ready, not from the
+ * fork, so a start's own seconds are not mistaken for service; 3 s rather than longer because each restart delay
+ * is downtime: with one HTTP process (two cores), the service answers nothing until its replacement listens
+ * (test/reliability/chaos.test.ts kills one every few seconds and holds the service to answering within 5 s). */
+export const healthyAfterMs = 3_000;
+/** The longest pause before a restart (the pause doubles from 100 ms with each quick death). */
+export const maxRestartDelayMs = 5_000;

@@ -16,15 +16,15 @@ import type { Config } from './platform/config.js';
 import type { LimitAnswer, LimitQuestion } from './platform/limits/primary-limits.js';
 import { sendMessage } from './platform/process-messages.js';
 import { isPostgresUrl } from './platform/store/store.js';
-import { isMessage, type ProcessMessage, type ProcessShape, type Role, roleVariable } from './primary-role.js';
-
-/** A process that served this long after it was ready, then died, is restarted at once; one dying sooner (a crash
- * loop: it dies as it starts, or on its first requests) waits longer each time. Counted from ready, not from the
- * fork, so a start's own seconds are not mistaken for service; 3 s rather than longer because each restart delay
- * is downtime: with one HTTP process (two cores), the service answers nothing until its replacement listens
- * (test/reliability/chaos.test.ts kills one every few seconds and holds the service to answering within 5 s). */
-const healthyAfterMs = 3_000;
-const maxRestartDelayMs = 5_000;
+import {
+  healthyAfterMs,
+  isMessage,
+  maxRestartDelayMs,
+  type ProcessMessage,
+  type ProcessShape,
+  type Role,
+  roleVariable,
+} from './primary-role.js';
 
 interface Child {
   role: Role;

@@ -38,12 +38,12 @@ import { accountOf, accounts, expectedStates, outcomePayees, statusesOf } from '
 import { startPayoutLoad, type PayoutLoad } from './payout-load.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 import { waitUntil } from './wait-until.js';
+// The primary restarts a process at once when it had been ready this long.
+import { healthyAfterMs } from '../../server/primary-role.js';
 
 const killsPerRole = 10;
 /** The promise under test: the service answers again this soon after a kill. */
 const answersAgainWithinMs = 5_000;
-/** The primary restarts a process at once when it had been ready this long (server/primary.ts). */
-const healthyAfterMs = 3_000;
 
 type Role = 'web' | 'worker';
 

@@ -1,8 +1,9 @@
 // The processes `npm start` runs (server/primary-role.ts `processShape`): a pure rule of the configuration and the
 // machine's cores, so tested without starting anything (test/reliability/processes.test.ts starts them).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/platform/config.js';
-import { processShape } from '../../server/primary-role.js';
+import { healthyAfterMs, maxRestartDelayMs, processShape } from '../../server/primary-role.js';
 
 const shape = (env: Record<string, string>, cores: number) =>
   processShape(loadConfig({ DATABASE_URL: '/tmp/store.sqlite', ...env }), cores);
@@ -36,5 +37,12 @@ describe('the processes of npm start', () => {
   it('refuse a WEB_CONCURRENCY or WORKER_CONCURRENCY that is not a whole number of at least 1', () => {
     expect(() => shape({ WEB_CONCURRENCY: '0' }, 2)).toThrow('WEB_CONCURRENCY must be an integer of at least 1');
     expect(() => shape({ WORKER_CONCURRENCY: 'two' }, 2)).toThrow('WORKER_CONCURRENCY must be an integer of at least 1');
+  });
+});
+
+describe('the README', () => {
+  it('states the restart pauses the primary keeps', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`up to ${maxRestartDelayMs / 1000} s while it keeps dying within ${healthyAfterMs / 1000} s of being ready`);
   });
 });
