@@ -1,9 +1,11 @@
 // The client as another project gets it: `npm pack` the client package (client/), install the tarball into a
 // fresh project (from the npm cache where possible), and check that it brings openapi-fetch and nothing else at run
 // time; then compile small programs against `@payout-service/client` with tsc and `strict` (misuse must not
-// compile) and run one against a running service.
+// compile) and run one against a running service. The README's install step and its whole program are taken as
+// written: the root script packs the tarball the README names, and the program compiles and runs unchanged in an
+// ES module project and in a CommonJS one.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +14,9 @@ import { startService, type RunningService } from '../support/service.js';
 
 const run = promisify(execFile);
 const clientDir = new URL('../../client', import.meta.url).pathname;
-const { name } = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as { name: string };
+const { name, version } = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as { name: string; version: string };
+const readme = readFileSync(join(clientDir, 'README.md'), 'utf8');
+let tarballName = '';
 const typescriptVersion = (await import('typescript/package.json', { with: { type: 'json' } })).default.version;
 
 let service: RunningService;
@@ -21,8 +25,10 @@ let project: string;
 beforeAll(async () => {
   service = await startService(':memory:');
   const packed = mkdtempSync(join(tmpdir(), 'payout-client-pack-'));
-  await run('npm', ['pack', '--pack-destination', packed], { cwd: clientDir });
-  const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
+  // The README's command (npm run client:pack), into a folder of the test's own.
+  await run('npm', ['run', '--silent', 'client:pack', '--', '--pack-destination', packed], { cwd: join(clientDir, '..') });
+  tarballName = readdirSync(packed).find((f) => f.endsWith('.tgz'))!;
+  const tarball = join(packed, tarballName);
   project = mkdtempSync(join(tmpdir(), 'payout-client-consumer-'));
   writeFileSync(
     join(project, 'package.json'),
@@ -131,5 +137,40 @@ void merchant.POST('/v1/payouts', { body: { PayeeId: 1, Amount: 10 } });
     );
     const failure = await compile().catch((e: { stdout: string }) => e);
     expect('stdout' in failure ? failure.stdout : '').toMatch(/main\.ts\(3,.*\n[\s\S]*main\.ts\(4,/);
+  });
+});
+
+describe("the client README's install step and program", () => {
+  it('names the tarball npm run client:pack writes', () => {
+    expect(tarballName).toBe(`${name.replace('@', '').replace('/', '-')}-${version}.tgz`);
+    expect(readme).toContain(`npm ci && npm run client:pack   # writes client/${tarballName}`);
+    expect(readme).toContain(`npm install /path/to/the/clone/client/${tarballName}`);
+  });
+
+  // The first TypeScript block after "### 1. Install": the whole program.
+  const program = /### 1\. Install[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+
+  it.each(['module', 'commonjs'] as const)('compiles strict and runs unchanged in a %s project', async (kind) => {
+    const dir = join(project, kind);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${kind}`, private: true, type: kind }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, types: ['node'] },
+        include: ['main.ts'],
+      }),
+    );
+    writeFileSync(join(dir, 'main.ts'), program);
+    await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir });
+    // CommonJS output requires the package; ES module output imports it.
+    expect(readFileSync(join(dir, 'main.js'), 'utf8')).toMatch(kind === 'commonjs' ? /require\("@payout-service\/client"\)/ : /^import /m);
+    const credentials = await service.services.credentials.createMerchant(`README ${kind}`);
+    const { stdout, stderr } = await run('node', ['main.js'], {
+      cwd: dir,
+      env: { ...process.env, BASE_URL: service.baseUrl, CLIENT_ID: credentials.clientId, CLIENT_SECRET: credentials.clientSecret },
+    });
+    expect(stdout.trim()).toBe('0 payouts');
+    expect(stderr).toBe('');
   });
 });
