@@ -41,11 +41,12 @@ for (const script of ['preinstall', 'install', 'postinstall'])
   if (manifest.scripts?.[script]) fail(`client/package.json has an ${script} script: installing the client must run nothing`);
 const entry = manifest.exports?.['.'];
 const exportTargets: string[] = [];
-if (!entry || typeof entry.types !== 'string' || typeof entry.import !== 'string') {
-  fail('client/package.json: exports["."] must name "types" and "import"');
+// "default", not "import" alone: a CommonJS project require()s the ES module (Node 20.19+), which "import" would refuse.
+if (!entry || typeof entry.types !== 'string' || typeof entry.default !== 'string') {
+  fail('client/package.json: exports["."] must name "types" and "default" (so that import and require() both resolve)');
 } else {
   if (Object.keys(entry)[0] !== 'types') fail('client/package.json: exports["."].types must come first, or TypeScript may not see it');
-  exportTargets.push(entry.types, entry.import);
+  exportTargets.push(entry.types, entry.default);
 }
 if (manifest.exports?.['./package.json'] !== './package.json') fail('client/package.json: exports must include "./package.json"');
 
