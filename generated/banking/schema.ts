@@ -1382,7 +1382,12 @@ export interface components {
             subject: components["schemas"]["VerificationSubject"];
             /** @description The person to verify; required for `PERSON`, not allowed for `BUSINESS`. */
             person?: components["schemas"]["IdentityVerificationPerson"];
-        } & (unknown & unknown);
+        } & (({
+            "subject": "PERSON";
+            "person": NonNullable<components["schemas"]["IdentityVerificationPerson"]>;
+        } | {
+            "subject": "BUSINESS";
+        }) & unknown);
         /**
          * Format: int64
          * @description Identifier of an identity verification of one of the calling merchant's businesses or of a person of it.
@@ -1512,7 +1517,12 @@ export interface components {
             bankAddress?: components["schemas"]["PostalAddressRequest"] | null;
             /** @description Intermediary bank, when the beneficiary's bank needs one; null otherwise. */
             intermediaryBank?: components["schemas"]["WireIntermediaryBankRequest"] | null;
-        } & (unknown & unknown);
+        } & (unknown & ({
+            "bankIdType": "BIC";
+            "bankAddress": NonNullable<components["schemas"]["PostalAddressRequest"]>;
+        } | {
+            "bankIdType": "ABA";
+        }));
         /** @description US bank account details for ACH transfers. */
         CounterpartyAchDetailsRequest: {
             /**

@@ -1149,7 +1149,23 @@ export interface components {
             individualId?: components["schemas"]["IndividualId"];
             ach?: components["schemas"]["CounterpartyAch"];
             wire?: components["schemas"]["WireDetails"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (({
+            "type": "BUSINESS";
+            "phone": NonNullable<components["schemas"]["PhoneNumber"]>;
+            "idNumber": NonNullable<string>;
+        } | {
+            "type": "INDIVIDUAL";
+        }) & unknown & ({
+            "PaymentMethodType": "STANDARD" | "SAME_DAY";
+            "ach": NonNullable<components["schemas"]["CounterpartyAch"]>;
+        } | {
+            "PaymentMethodType": "DOMESTIC_WIRE" | "INTERNATIONAL_WIRE";
+        }) & ({
+            "PaymentMethodType": "DOMESTIC_WIRE" | "INTERNATIONAL_WIRE";
+            "wire": NonNullable<components["schemas"]["WireDetails"]>;
+        } | {
+            "PaymentMethodType": "STANDARD" | "SAME_DAY";
+        }) & unknown & unknown);
         /** @description Changes to a counterparty's ACH details, field by field: the fields sent replace the recorded ones, the others stay; at least one is needed. This is how a notification of change (C01 to C07) is applied: send the corrected `accountNumber`, `routingNumber` or `bankAccountType`. Each is checked as on creation against the account as recorded: for a US account (recorded without `rdfiNumberQualifier`) `routingNumber` is a 9-digit ABA (checksum verified, 422 otherwise) and `accountNumber` has 4 to 17 digits; for an international (IAT) account they follow the recorded qualifier (400 otherwise). Whether the account is US or international cannot change. `address` is replaced whole. */
         CounterpartyAchUpdate: {
             /**
@@ -1220,7 +1236,17 @@ export interface components {
             intermediaryFIName?: string;
             /** @description Address of the intermediary bank. */
             intermediaryFIAddress?: components["schemas"]["RecipientAddress"];
-        } & (unknown & unknown & unknown & unknown & unknown);
+        } & (({
+            "beneficiaryFIIdType": "ABA";
+            "receiverRoutingNumber": NonNullable<string>;
+        } | {
+            "beneficiaryFIIdType"?: "BIC";
+        }) & ({
+            "beneficiaryFIIdType": "BIC";
+            "receiverRoutingNumber": NonNullable<string>;
+        } | {
+            "beneficiaryFIIdType"?: "ABA";
+        }) & unknown & unknown & unknown);
         /** @description Changes to a counterparty: its contact details and its payment details (`ach` for a counterparty paid by ACH, `wire` for one paid by wire; the other is refused with 422). Only the fields sent change; at least one is needed. Each field is checked as on creation, against the counterparty as it will be: a `BUSINESS` keeps a phone number. `type`, `PaymentMethodType`, `merchantId` and the identity fields cannot change here. Payments already made keep the bank details they were made with. */
         CounterpartyUpdateRequest: {
             name?: components["schemas"]["PayeeName"];

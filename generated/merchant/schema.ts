@@ -1137,7 +1137,13 @@ export interface components {
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
             metadata?: components["schemas"]["Metadata"];
-        };
+        } & ({
+            "payeeType": "business";
+            "taxId": NonNullable<components["schemas"]["TaxId"]>;
+            "phoneNumber": NonNullable<components["schemas"]["PhoneNumber"]>;
+        } | {
+            "payeeType": "individual";
+        });
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
          * @example 6789
@@ -1290,7 +1296,13 @@ export interface components {
             dateOfBirth?: components["schemas"]["DateOfBirth"];
             /** @description Replaces the payee's metadata whole when sent (`{}` clears it); left unchanged when omitted. */
             metadata?: components["schemas"]["Metadata"];
-        };
+        } & ({
+            "payeeType": "business";
+            "taxId": NonNullable<components["schemas"]["TaxId"]>;
+            "phoneNumber": NonNullable<components["schemas"]["PhoneNumber"]>;
+        } | {
+            "payeeType"?: "individual";
+        });
         /**
          * @description A payee account's identifier, `pa_` and 26 lower-case letters and digits.
          * @example pa_01jd8w5c2b9x7z3y1v8t6r4q2p
@@ -1419,7 +1431,21 @@ export interface components {
              * @enum {string}
              */
             accountType?: "CHECKINGS" | "SAVINGS";
-        } & (unknown & unknown);
+        } & (({
+            "type": "BANK_ACCOUNT";
+            "accountHolderName": NonNullable<string>;
+            "bankName": NonNullable<string>;
+            "routingNumber": NonNullable<string>;
+            "accountNumber": NonNullable<string>;
+            "accountType": NonNullable<"CHECKINGS" | "SAVINGS">;
+        } | {
+            "type": "IBAN";
+        }) & ({
+            "type": "IBAN";
+            "IBAN": NonNullable<string>;
+        } | {
+            "type": "BANK_ACCOUNT";
+        }));
         /** @description The identifier of a new payee account. */
         PayeeAccountCreated: {
             PayeeAccountId: components["schemas"]["PayeeAccountId"];

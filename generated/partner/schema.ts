@@ -913,7 +913,12 @@ export interface components {
             /** @description The merchant the recipient belongs to; a merchant linked to the calling partner (404 otherwise). */
             merchantId: components["schemas"]["MerchantId"];
             ach: components["schemas"]["AchDetails"];
-        } & unknown;
+        } & ({
+            "type": "BUSINESS";
+            "phone": NonNullable<components["schemas"]["PhoneNumber"]>;
+        } | {
+            "type": "INDIVIDUAL";
+        });
         /**
          * Format: int64
          * @description Identifier of a payee of the calling merchant.
@@ -1083,7 +1088,12 @@ export interface components {
             /** @description The merchant the recipient belongs to; a merchant linked to the calling partner (404 otherwise). */
             merchantId: components["schemas"]["MerchantId"];
             wire: components["schemas"]["WireDetails"];
-        } & (unknown & unknown & unknown);
+        } & (({
+            "type": "BUSINESS";
+            "phone": NonNullable<components["schemas"]["PhoneNumber"]>;
+        } | {
+            "type": "INDIVIDUAL";
+        }) & unknown & unknown);
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
          * @example 6789
@@ -1254,7 +1264,17 @@ export interface components {
             intermediaryFIName?: string;
             /** @description Address of the intermediary bank. */
             intermediaryFIAddress?: components["schemas"]["RecipientAddress"];
-        } & (unknown & unknown & unknown & unknown & unknown);
+        } & (({
+            "beneficiaryFIIdType": "ABA";
+            "receiverRoutingNumber": NonNullable<string>;
+        } | {
+            "beneficiaryFIIdType"?: "BIC";
+        }) & ({
+            "beneficiaryFIIdType": "BIC";
+            "receiverRoutingNumber": NonNullable<string>;
+        } | {
+            "beneficiaryFIIdType"?: "ABA";
+        }) & unknown & unknown & unknown);
         /** @description Changes to a recipient: its contact details and its bank details (`ach` for an ACH recipient, `wire` for a wire recipient; the other is refused with 422). Only the fields sent change; at least one is needed. Each field is checked as on creation, against the recipient as it will be: a `BUSINESS` recipient keeps a phone number, and a new routing number must pass the ABA checksum. `type`, `paymentMethodType` and `merchantId` cannot change. Payments already made keep the bank details they were made with. */
         RecipientUpdateRequest: {
             /** @description The recipient's email address. */

@@ -618,7 +618,13 @@ export interface components {
             address: components["schemas"]["AddressRequest"];
             dateOfBirth?: components["schemas"]["DateOfBirth"];
             metadata?: components["schemas"]["Metadata"];
-        };
+        } & ({
+            "payeeType": "business";
+            "taxId": NonNullable<components["schemas"]["TaxId"]>;
+            "phoneNumber": NonNullable<components["schemas"]["PhoneNumber"]>;
+        } | {
+            "payeeType": "individual";
+        });
         /**
          * @description The last 4 letters or digits of an identifying number (a tax id, which may be an SSN, or a national or customer ID), with separators dropped (`123-45-6789` is returned as `6789`), or null when none was given. The full number is never returned.
          * @example 6789

@@ -141,10 +141,13 @@ export function compareDocuments(before: Document, after: Document): Comparison 
   const diffs = apiDiff(structuredClone(b), structuredClone(a))
     .filter((d) => !(d.path[0] === 'components' && reportedAtUse.has(String(d.path[1]))))
     // api-smart-diff marks an `examples` entry added or removed as an annotation but leaves a change inside
-    // one unclassified: it is documentation all the same. So is the document's list of tags (how the reference
-    // groups its operations), which it leaves unclassified too.
+    // one unclassified, or reads an example's own `type` field as a schema's and calls its change breaking: an
+    // example is documentation all the same, whatever it holds. So is the document's list of tags (how the
+    // reference groups its operations), and the problem catalogue (`x-problem-types`: problem types are open,
+    // so a kind added or listed on an operation asks nothing of a client that handles a kind by its status).
     .map((d) =>
-      d.type === 'unclassified' && (d.path[0] === 'tags' || d.path.some((k) => k === 'examples' || k === 'example'))
+      d.path.some((k) => k === 'examples' || k === 'example') ||
+      (d.type === 'unclassified' && (d.path[0] === 'tags' || d.path.some((k) => String(k).startsWith('x-problem-type'))))
         ? { ...d, type: 'annotation' as const }
         : d,
     )

@@ -67,6 +67,8 @@ export function applyPolicy(diff: Diff, before: Document, after: Document): Diff
   const path = diff.path as Key[];
   const side = sideOf(path);
   const last = path.at(-1);
+  // An example's fields are values, not schema keywords (an example's `type` is a problem's, not a JSON type).
+  if (path.some((k) => k === 'examples' || k === 'example')) return diff;
   if (last === 'type' && path.at(-2) !== 'properties' && diff.action === 'replace' && side !== 'other') {
     // A response may now carry a type it did not, or a request is refused a type it took: breaking.
     const [was, now] = [[diff.before].flat(), [diff.after].flat()];

@@ -1,5 +1,6 @@
 // `npm run generate`: openapi/ → generated/. For each group: the bundled document (redocly bundle), its
-// TypeScript types (openapi-typescript, string unions, no TS enums; open enumerations as open-enum-types.ts says),
+// TypeScript types (openapi-typescript, string unions, no TS enums; open enumerations as open-enum-types.ts says,
+// conditional requirements as conditional-types.ts says),
 // its route table and the value lists of its named string enumerations (enum-lists.ts). Across groups: the index
 // (the groups, in redocly.yaml's order, and their route tables) and the problem catalogue the contract's Problem
 // schema carries. `--check` writes nothing and fails when generated/ differs from what the documents produce (the
@@ -11,6 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { bundleDocuments } from './bundle-documents.js';
 import { enumListsSource } from './enum-lists.js';
 import { exampleFindings, exampleFindingsHint } from './lint-examples.js';
+import { conditionalType, withConditionalMarkers } from './conditional-types.js';
 import { openEnumType } from './open-enum-types.js';
 import { indexSource, problemTypesSource, routeEntrySource, routeTableSource, type OpenApiDocument } from './route-table.js';
 
@@ -21,10 +23,10 @@ async function outputsFor(group: string, doc: OpenApiDocument): Promise<Map<stri
   const from = stamp(`openapi/${group}/`);
   const files = new Map<string, string>();
   files.set(`${group}/openapi.json`, `${JSON.stringify({ 'x-generated': from, ...doc }, null, 2)}\n`);
-  const ast = await openapiTS(doc as never, {
+  const ast = await openapiTS(withConditionalMarkers(doc) as never, {
     defaultNonNullable: false,
     enum: false,
-    transform: (schema) => openEnumType(schema as Record<string, unknown>),
+    transform: (schema, options) => openEnumType(schema as Record<string, unknown>) ?? conditionalType(schema as never, options),
   });
   files.set(`${group}/schema.ts`, `// ${from}\n\n${astToString(ast)}`);
   files.set(`${group}/routes.ts`, routeTableSource(group, doc, from));

@@ -68,4 +68,25 @@ describe('client types', () => {
       body: { PayeeId: 1, Amount: 10, Currency: 'USD' },
     });
   });
+
+  it('enforces the conditional requirements the service enforces (if/then in the contract)', () => {
+    type Account = components['schemas']['PayeeAccountRequest'];
+    const bank = { accountHolderName: 'Maria', bankName: 'First Hudson', routingNumber: '021000021', accountNumber: '000123456789' };
+    const withType: Account = { type: 'BANK_ACCOUNT', ...bank, accountType: 'CHECKINGS' };
+    // @ts-expect-error a bank account needs accountType
+    const withoutType: Account = { type: 'BANK_ACCOUNT', ...bank };
+    // @ts-expect-error a bank account needs its bank's name, and null is none
+    const nullBank: Account = { type: 'BANK_ACCOUNT', ...bank, bankName: null, accountType: 'SAVINGS' };
+    const iban: Account = { type: 'IBAN', accountHolderName: null, IBAN: 'DE89370400440532013000' };
+    // @ts-expect-error an IBAN account needs its IBAN
+    const noIban: Account = { type: 'IBAN', accountHolderName: null };
+    void [withType, withoutType, nullBank, iban, noIban];
+
+    const address = { addressLine: '1 Main', state: 'NY', city: 'New York', country: 'US', postalCode: '10001' };
+    const person = { name: 'Maria', EmailAddress: 'm@example.com', address };
+    void merchant.POST('/v1/payees', { body: { payeeType: 'individual', ...person } });
+    void merchant.POST('/v1/payees', { body: { payeeType: 'business', ...person, taxId: '12-3456789', phoneNumber: '+13125550198' } });
+    // @ts-expect-error a business payee needs a taxId and a phoneNumber
+    void merchant.POST('/v1/payees', { body: { payeeType: 'business', ...person } });
+  });
 });

@@ -118,6 +118,13 @@ describe('npm run diff in a temporary repository', () => {
         });
       });
       edit('platform/schemas/PayoutRail.yaml', (s) => s.enum.push('RTP'));
+      // Documentation: a kind added to the problem catalogue, and an example's problem type changed.
+      schema('Problem.yaml', (s) => {
+        s.properties.type['x-problem-types']['payout-held'] = { status: 409, title: 'The payout is held.' };
+      });
+      edit('shared/responses/OAuthBadRequest.yaml', (r) => {
+        r.content['application/problem+json'].examples.twoMethods.value.type = 'https://payouts.example/problems/malformed-json';
+      });
       run = await diff(repo, 'HEAD', '--all');
       listed = parseListed(run.stdout);
     }, 120_000);
@@ -128,6 +135,13 @@ describe('npm run diff in a temporary repository', () => {
       expect(run.stdout).toMatch(/^platform: 0 breaking, [1-9]\d* non-breaking/m);
       expect(run.stdout).toContain('No breaking changes.');
       expect(run.code).toBe(0);
+    });
+
+    it("reads a problem kind added to the catalogue, and an example's changed values, as annotations", () => {
+      const token = listed.filter((c) => c.api === 'merchant' && c.path === '/oauth/token');
+      const example = token.filter((c) => /examples\/twoMethods/.test(c.location));
+      expect(example.map((c) => c.kind)).toEqual(['annotation']);
+      expect(listed.filter((c) => c.kind !== 'annotation' && /x-problem-type|payout-held/.test(c.location))).toEqual([]);
     });
 
     it.each<[string, Expected]>([

@@ -34,6 +34,7 @@ describe.each(stores)('payees on $name', (kind) => {
   });
 
   it('rejects a business payee without taxId, naming the field', async () => {
+    // @ts-expect-error refused by the service, and by the types (a conditional requirement)
     const { error, response } = await acme.a.POST('/v1/payees', { body: { ...business, taxId: undefined } });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
@@ -42,6 +43,7 @@ describe.each(stores)('payees on $name', (kind) => {
   });
 
   it('rejects a business payee without phoneNumber, naming the field', async () => {
+    // @ts-expect-error refused by the service, and by the types (a conditional requirement)
     const { error } = await acme.a.POST('/v1/payees', { body: { ...business, phoneNumber: null } });
     expect(error!.errors).toContainEqual(expect.objectContaining({ pointer: '#/phoneNumber' }));
   });
