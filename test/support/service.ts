@@ -57,7 +57,9 @@ export async function startService(
     databaseUrl,
     sandboxStepMs: 0,
     webhookAllowPrivate: true,
-    webhookTimeoutMs: 2000,
+    // Generous: a receiver in the test's own process may wait seconds for a loaded 2-core machine (a 503 read as a
+    // timeout fails a test for the machine's speed). Suites about slow receivers set their own.
+    webhookTimeoutMs: 10_000,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     rateLimitPerMinute: 100_000,
     validateResponses: true,
