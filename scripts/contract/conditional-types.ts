@@ -62,15 +62,16 @@ export function withConditionalMarkers<T>(doc: T): T {
   const copy = structuredClone(doc);
   rewrite(copy, (node) => {
     if (Array.isArray(node) || !node.properties) return undefined;
+    // The object itself when it carries an `if` (its own properties are read as the branch's), and its `allOf` members.
     const branches: Node[] = [];
-    if (node.if) branches.push({ if: node.if, then: node.then, ...('else' in node ? { else: node.else } : {}) });
+    if (node.if) branches.push(node);
     for (const member of (node.allOf ?? []) as Node[]) if (member.if) branches.push(member);
     const marked = branches.flatMap((branch) => {
       const condition = conditionOf(copy, node, branch);
       return condition ? [{ branch, member: { type: 'object', [marker]: condition } }] : [];
     });
     if (marked.length === 0) return undefined;
-    const rootBranch = marked.find((m) => m.branch.if === node.if && node.if);
+    const rootBranch = marked.find((m) => m.branch === node);
     if (rootBranch) {
       delete node.if;
       delete node.then;
