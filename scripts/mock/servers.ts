@@ -5,10 +5,13 @@
 // Each group's port is answered by its front (scripts/mock/front.ts: the service's own request checks and
 // problems, then Prism), and Prism itself listens on a free port of its own behind it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { groups as allGroups, type Group } from '../../generated/index.js';
+import { rewrite, type Node } from '../contract/document.js';
 import { freePort } from './free-ports.js';
 import { createMockFront, listenFront, type IssuedTokens } from './front.js';
 
@@ -66,9 +69,33 @@ interface Child {
   front?: Server;
 }
 
+const openValue = '#/components/schemas/OpenEnumValue';
+
+/** The document the dynamic mock draws from: each open enumeration (`anyOf: [<known values>, OpenEnumValue]`) as its
+ * known values, and each union without its member for kinds added later (a schema with a property that is any later
+ * value, such as EventEnvelope's `type`), so a drawn `Status` or event `type` is one a `switch` has a branch for
+ * rather than random text. Written to a temporary folder: generated/ stays what the documents produce. */
+function dynamicDocument(document: string, group: Group): string {
+  const doc = JSON.parse(readFileSync(document, 'utf8')) as Node;
+  const later = new Set(
+    Object.entries<Node>(doc.components?.schemas ?? {})
+      .filter(([, schema]) => Object.values<Node>(schema.properties ?? {}).some((p) => p?.$ref === openValue))
+      .map(([name]) => `#/components/schemas/${name}`),
+  );
+  const open = (member: Node) => member?.$ref === openValue || later.has(member?.$ref);
+  rewrite(doc, (node) => {
+    if (Array.isArray(node) || !Array.isArray(node.anyOf) || !node.anyOf.some(open)) return undefined;
+    return { ...node, anyOf: node.anyOf.filter((m: Node) => !open(m)) };
+  });
+  const path = join(mkdtempSync(join(tmpdir(), `payout-mock-${group}-`)), 'openapi.json');
+  writeFileSync(path, JSON.stringify(doc));
+  return path;
+}
+
 function startOne(group: Group, port: number, options: MockOptions): Promise<Child> {
-  const document = `${root}generated/${group}/openapi.json`;
-  if (!existsSync(document)) return Promise.reject(new Error(`${group}: ${document} does not exist; run \`npm run generate\`.`));
+  const bundled = `${root}generated/${group}/openapi.json`;
+  if (!existsSync(bundled)) return Promise.reject(new Error(`${group}: ${bundled} does not exist; run \`npm run generate\`.`));
+  const document = options.dynamic ? dynamicDocument(bundled, group) : bundled;
   // Dynamic answers fill no additional properties: with the options Prism gives json-schema-faker (every optional
   // faked), it draws maps past their maxProperties (metadata with 87 keys against a limit of 50). A map then reads
   // as empty, which the contract allows; every declared property is still drawn.
