@@ -7,6 +7,7 @@
 //   x-not-found:
 //     detail: No payout po_01jd8x3k7m2n4p6q8r0s2t4v6w exists for this merchant.
 //     description: Optional; where the operation's 404 has other causes, which and what they answer.
+//     errors: Optional; the fields the service's 404 names ([{parameter: transferId, detail: unknown transfer}]).
 //
 // In the bundle, that operation's 404 becomes the shared response with its example's `detail` replaced, its
 // `instance` the request path the service would echo (the group's base path, the operation's path with each path
@@ -19,17 +20,30 @@ import { deref, isLocalRef, locate, operationsOf, type Node } from './document.j
 
 const media = 'application/problem+json';
 
+type FieldError = { detail: string; parameter?: string; pointer?: string };
+type NotFound = { detail: string; description?: string; errors?: FieldError[] };
+
+const isFieldError = (e: unknown) =>
+  e !== null &&
+  typeof e === 'object' &&
+  typeof (e as Node).detail === 'string' &&
+  Object.keys(e).every((k) => k === 'detail' || ((k === 'parameter' || k === 'pointer') && typeof (e as Node)[k] === 'string'));
+
 /** What an operation's `x-not-found` says, checked. */
-function notFoundOf(op: Node, where: string): { detail: string; description?: string } {
+function notFoundOf(op: Node, where: string): NotFound {
   const own: unknown = op['x-not-found'];
   const ok =
     own !== null &&
     typeof own === 'object' &&
     typeof (own as Node).detail === 'string' &&
     ((own as Node).description === undefined || typeof (own as Node).description === 'string') &&
-    Object.keys(own).every((k) => k === 'detail' || k === 'description');
-  if (!ok) throw new Error(`${where}: x-not-found is \`{detail: <the service's detail>, description?: <its other causes>}\``);
-  return own as { detail: string; description?: string };
+    ((own as Node).errors === undefined || (Array.isArray((own as Node).errors) && (own as Node).errors.every(isFieldError))) &&
+    Object.keys(own).every((k) => k === 'detail' || k === 'description' || k === 'errors');
+  if (!ok)
+    throw new Error(
+      `${where}: x-not-found is \`{detail: <the service's detail>, description?: <its other causes>, errors?: <the fields it names>}\``,
+    );
+  return own as NotFound;
 }
 
 /** A path parameter's documented example: its own `example`, else its first `examples` entry, else its schema's. */
@@ -72,7 +86,7 @@ export function withNotFoundExamples(doc: Node): Node {
             [name]: {
               ...example,
               ...(own.description === undefined ? {} : { description: own.description }),
-              value: { ...value, detail: own.detail, instance },
+              value: { ...value, detail: own.detail, instance, ...(own.errors ? { errors: own.errors } : {}) },
             },
           },
         },

@@ -2,7 +2,7 @@
 // scripts/contract/not-found-examples.ts) is what the service answers: for every operation of every group that
 // documents 404, the request the example describes goes to a running service, and the answer must have the example's
 // type, title, status and detail, and its instance. The request is made from the example's own values: its instance is
-// the path asked for (it must be the operation's path, under the group's base path), its query and body are the
+// the path asked for (it must be the operation's path, under the group's base path), and the fields at fault it names, its query and body are the
 // operation's documented request examples, whose ids name nothing of the tenant's. Where the documented cause needs a
 // resource that exists (a known registration without that delivery, a known business without that account, a linked
 // merchant without that payee) or one the service names itself (a registration deleted since), the trigger uses the
@@ -28,6 +28,7 @@ interface Example {
   status: number;
   detail: string;
   instance: string;
+  errors?: { detail: string; parameter?: string; pointer?: string }[];
 }
 
 /** What a trigger sends, and which of the example's values its answer names in their place (example's → tenant's). */
@@ -159,13 +160,15 @@ describe('every documented 404 example is what the service answers', () => {
     expect(valuesIn(o, example.instance), `the example's instance ${example.instance} is a path of ${o.url}`).toBeDefined();
     const { answer, as } = await (special[o.operationId] ?? generic)(w, o, example);
     expect(answer.status, answer.text).toBe(404);
-    const { type, title, status, detail, instance } = answer.body;
-    expect({ type, title, status, detail, instance }).toEqual({
+    const { type, title, status, detail, instance, errors } = answer.body;
+    expect({ type, title, status, detail, instance, errors }).toEqual({
       type: example.type,
       title: example.title,
       status: example.status,
       detail: standIn(example.detail, as),
       instance: standIn(example.instance, as),
+      // The fields the service names, where it names any: the mock answers the same.
+      errors: example.errors?.map((e) => ({ ...e, detail: standIn(e.detail, as) })),
     });
   });
 });
