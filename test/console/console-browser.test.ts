@@ -278,6 +278,11 @@ describe.skipIf(!haveChromium).each(stores)('the console in Chromium on $name', 
     const row = page.getByRole('row').filter({ hasText: 'webhook.test' });
     await row.getByText('delivered').waitFor();
     expect(await row.innerText()).toContain('{"status":"ok"}'); // the start of the receiver's answer
+    // Counted in the right number.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 delivery shown\.$/ })
+      .waitFor();
     expect(receiver.deliveries.some((d) => d.path === '/console-hooks' && d.body.includes('"webhook.test"'))).toBe(true);
     await expectAccessible(page, 'Webhook registration');
   });

@@ -63,7 +63,7 @@ export function BusinessesPage() {
           ))}
         </tbody>
       </table>
-      <PagerFooter pager={pager} noun="businesses" />
+      <PagerFooter pager={pager} noun={['business', 'businesses']} />
     </Page>
   );
 }
@@ -132,7 +132,7 @@ export function BusinessPage({ id }: { id: number }) {
             ))}
           </tbody>
         </table>
-        <PagerFooter pager={accounts} noun="accounts" />
+        <PagerFooter pager={accounts} noun={['account', 'accounts']} />
       </Section>
     </Page>
   );
@@ -236,7 +236,7 @@ export function AccountPage({ id }: { id: number }) {
             ))}
           </tbody>
         </table>
-        <PagerFooter pager={transfers} noun="transfers" />
+        <PagerFooter pager={transfers} noun={['transfer', 'transfers']} />
       </Section>
       <Section title="Ledger entries" id="account-ledger">
         <table>
@@ -275,7 +275,7 @@ export function AccountPage({ id }: { id: number }) {
             ))}
           </tbody>
         </table>
-        <PagerFooter pager={entries} noun="ledger entries" />
+        <PagerFooter pager={entries} noun={['ledger entry', 'ledger entries']} />
       </Section>
     </Page>
   );

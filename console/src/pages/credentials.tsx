@@ -94,7 +94,7 @@ export function CredentialsPage() {
             ))}
           </tbody>
         </table>
-        <PagerFooter pager={pager} noun="credentials" />
+        <PagerFooter pager={pager} noun={['credential', 'credentials']} />
       </Section>
     </Page>
   );

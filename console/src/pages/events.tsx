@@ -69,7 +69,7 @@ export function EventsPage() {
         <button type="submit">Filter</button>
       </form>
       <EventList events={pager.items} />
-      <PagerFooter pager={pager} noun="events" />
+      <PagerFooter pager={pager} noun={['event', 'events']} />
     </Page>
   );
 }

@@ -133,7 +133,7 @@ export function PaymentsPage() {
           ))}
         </tbody>
       </table>
-      <PagerFooter pager={pager} noun="payments" />
+      <PagerFooter pager={pager} noun={['payment', 'payments']} />
     </Page>
   );
 }

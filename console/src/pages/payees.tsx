@@ -39,7 +39,7 @@ export function PayeesPage() {
           ))}
         </tbody>
       </table>
-      <PagerFooter pager={pager} noun="payees" />
+      <PagerFooter pager={pager} noun={['payee', 'payees']} />
     </Page>
   );
 }

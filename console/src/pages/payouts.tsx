@@ -117,7 +117,7 @@ export function PayoutsPage() {
           ))}
         </tbody>
       </table>
-      <PagerFooter pager={pager} noun="payouts" />
+      <PagerFooter pager={pager} noun={['payout', 'payouts']} />
     </Page>
   );
 }
@@ -172,7 +172,7 @@ export function PayoutPage({ reference }: { reference: string }) {
       </Section>
       <Section title="Events" id="payout-events">
         <EventList events={history.items} />
-        <PagerFooter pager={history} noun="events" />
+        <PagerFooter pager={history} noun={['event', 'events']} />
       </Section>
       {isSandbox(session) && clients.kind === 'merchant' ? (
         <Section title="Sandbox" id="payout-sandbox">

@@ -116,7 +116,7 @@ export function RequestLogPage() {
           ))}
         </tbody>
       </table>
-      <PagerFooter pager={pager} noun="requests" />
+      <PagerFooter pager={pager} noun={['request', 'requests']} />
     </Page>
   );
 }

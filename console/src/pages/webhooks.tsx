@@ -234,7 +234,7 @@ export function WebhookPage({ id }: { id: string }) {
           redeliver={(eventId) => api.redeliver(id, eventId)}
           onRedelivered={deliveries.reload}
         />
-        <PagerFooter pager={deliveries} noun="deliveries" />
+        <PagerFooter pager={deliveries} noun={['delivery', 'deliveries']} />
       </Section>
     </Page>
   );

@@ -11,3 +11,6 @@ export function formatTime(iso: string | null | undefined): string {
 export const formatAmount = (amount: string | number, currency: string): string => `${amount} ${currency}`;
 
 export const formatDuration = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '—' : `${Math.round(ms)} ms`);
+
+/** A count with its noun in the right number: `counted(1, ['delivery', 'deliveries'])` is "1 delivery". */
+export const counted = (n: number, [one, other]: readonly [string, string]): string => `${n} ${n === 1 ? one : other}`;

@@ -2,6 +2,7 @@
 // follows the API's cursors): the first page when the list opens or its filters change, the next on "Load more".
 // Each pull takes `pageSize` items, the page size the iterator was opened with, so one pull is one request.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { counted } from './format.js';
 import { ProblemNote } from './problem.js';
 
 export const pageSize = 25;
@@ -68,12 +69,14 @@ export function usePager<T>(open: () => AsyncIterator<T>, deps: readonly unknown
 }
 
 /** Below a list: its state said to screen readers too, and the button for the next page. */
-export function PagerFooter<T>({ pager, noun }: { pager: Pager<T>; noun: string }) {
+/** `noun` in the singular and the plural ("1 delivery shown", "2 deliveries shown"). */
+export function PagerFooter<T>({ pager, noun: forms }: { pager: Pager<T>; noun: readonly [string, string] }) {
   const { items, loading, error, done } = pager;
+  const noun = forms[1];
   let status = '';
   if (loading) status = `Loading ${noun}…`;
   else if (items.length === 0 && !error) status = `No ${noun}.`;
-  else status = `${items.length} ${noun} shown${done ? '' : ', more to load'}.`;
+  else status = `${counted(items.length, forms)} shown${done ? '' : ', more to load'}.`;
   return (
     <div class="pager">
       {error ? <ProblemNote error={error} /> : null}
