@@ -79,6 +79,8 @@ export type { paths as CounterpartyPaths, components as CounterpartyComponents }
 // The value lists of each group's named enumerations (event types, states, statuses...), under the schemas' names:
 // `merchantEnums.WebhookEventType` lists what `MerchantComponents['schemas']['WebhookEventType']` admits.
 export * as merchantEnums from '../generated/merchant/enums.js';
+/** The payout states each state-changing operation acts on (cancel, the sandbox's return, failure and release). */
+export { fromStates as payoutFromStates } from '../generated/merchant/from-states.js';
 export * as platformEnums from '../generated/platform/enums.js';
 export * as partnerEnums from '../generated/partner/enums.js';
 export * as bankingEnums from '../generated/banking/enums.js';

@@ -3,7 +3,10 @@
 // values must be the schema type's), so that a list of event types, states or statuses is written once, in the
 // contract, and the service, the client and the console import it. An open enumeration (`anyOf: [<the known values>,
 // OpenEnumValue]`, open-enum-types.ts) is typed to admit any string; its list holds the documented values alone.
-import { deref, type Node } from './document.js';
+// And generated/<group>/from-states.ts: the states each operation that acts on a resource's state takes it from (the
+// operation's `x-from-states: {schema: <a named enumeration>, states: [...]}`; in any other state it answers 409), so
+// the service's rule and the console's offer are the contract's one list.
+import { deref, operationsOf, type Node } from './document.js';
 
 /** `OpenEnumValue`, the open member of an open enumeration (itself or through its `$ref`). */
 const isOpenMember = (doc: unknown, node: unknown): boolean => deref(doc, node)?.['x-open-enum-value'] === true;
@@ -56,5 +59,27 @@ export function enumListsSource(doc: Node, stamp: string): string {
 import type { components } from './schema.js';
 
 ${declarations.join('\n\n')}
+`;
+}
+
+/** generated/<group>/from-states.ts. */
+export function fromStatesSource(doc: Node, stamp: string): string {
+  const lists = enumLists(doc);
+  const acting = operationsOf(doc).flatMap(({ op }) => {
+    const own = op['x-from-states'];
+    if (own === undefined) return [];
+    const named = lists.find((l) => l.name === own?.schema);
+    if (!named || !Array.isArray(own.states) || own.states.some((v: unknown) => !named.values.includes(v as string)))
+      throw new Error(`${op.operationId}: x-from-states is {schema: <a named string enumeration>, states: [<its values>]}`);
+    return [{ operationId: String(op.operationId), schema: named.name, states: own.states as string[] }];
+  });
+  const entries = acting.map(
+    ({ operationId, schema, states }) =>
+      `  ${operationId}: [${states.map((v) => JSON.stringify(v)).join(', ')}] as const satisfies readonly components["schemas"][${JSON.stringify(schema)}][],`,
+  );
+  return `// ${stamp}
+
+${acting.length > 0 ? "import type { components } from './schema.js';\n\n" : ''}/** The states each operation acts on (its \`x-from-states\`); in any other state it answers 409. */
+export const fromStates = {${entries.length > 0 ? `\n${entries.join('\n')}\n` : ''}} as const;
 `;
 }

@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { bundleDocuments } from './bundle-documents.js';
-import { enumListsSource } from './enum-lists.js';
+import { enumListsSource, fromStatesSource } from './enum-lists.js';
 import { exampleFindings, exampleFindingsHint } from './lint-examples.js';
 import { conditionalType, withConditionalMarkers } from './conditional-types.js';
 import { openEnumType } from './open-enum-types.js';
@@ -31,6 +31,7 @@ async function outputsFor(group: string, doc: OpenApiDocument): Promise<Map<stri
   files.set(`${group}/schema.ts`, `// ${from}\n\n${astToString(ast)}`);
   files.set(`${group}/routes.ts`, routeTableSource(group, doc, from));
   files.set(`${group}/enums.ts`, enumListsSource(doc, from));
+  files.set(`${group}/from-states.ts`, fromStatesSource(doc, from));
   return files;
 }
 

@@ -366,12 +366,19 @@ describe.skipIf(!haveChromium).each(stores)('the console in Chromium on $name', 
     const { page } = watched;
     await page.goto(`${origin}/console/payouts/${reference}`);
     await settled(page, `Payout ${reference}`);
+    // A completed payout is offered only what its state allows (the contract's x-from-states): a return.
+    await page.getByRole('button', { name: 'Simulate a return' }).waitFor();
+    for (const name of ['Simulate a failure', 'Release a held payout', 'Cancel the payout'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     await page.getByLabel('Return code').fill('R03');
     await page.getByRole('button', { name: 'Simulate a return' }).click();
     const result = page.locator('.simulation-result');
     await result.waitFor();
     expect(await result.innerText()).toMatch(/Returned: the service answered the payout as returned[\s\S]*It caused payout\.returned/);
     await page.locator('.timeline li').filter({ hasText: 'payout.returned' }).waitFor();
+    // Returned, it is final: nothing more is offered, and the page says so.
+    await page.getByText('No test helper applies to a returned payout.').waitFor();
+    expect(await page.getByRole('button', { name: 'Simulate a return' }).count()).toBe(0);
     const api = createMerchantClient({ baseUrl: origin, credentials });
     expect(
       await unwrap(api.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } })),

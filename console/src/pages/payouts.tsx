@@ -1,6 +1,6 @@
 // Payouts: the merchant's payouts, newest first, filtered by state, payee and time; a payout's page with its state
 // timeline (its events, oldest first), each event's payload, the cancel, and in the sandbox its test helpers.
-import { eachPayout, type MerchantComponents, merchantEnums, unwrap } from '@payout-service/client';
+import { eachPayout, type MerchantComponents, merchantEnums, payoutFromStates, unwrap } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
 import { payoutFailureReasons } from '../api/enums.js';
 import { eventsOf, eventTime } from '../api/events.js';
@@ -143,7 +143,7 @@ export function PayoutPage({ reference }: { reference: string }) {
       </p>
       {payout.error ? <ProblemNote error={payout.error} /> : null}
       {payout.value ? <PayoutFacts payout={payout.value} /> : null}
-      {payout.value?.Status === 'created' ? (
+      {payout.value && offered(payoutFromStates.cancelPayout, payout.value.Status) ? (
         <div class="toolbar">
           <button
             type="button"
@@ -176,7 +176,7 @@ export function PayoutPage({ reference }: { reference: string }) {
       </Section>
       {isSandbox(session) && clients.kind === 'merchant' ? (
         <Section title="Sandbox" id="payout-sandbox">
-          <PayoutSimulations reference={reference} onDone={() => setVersion((v) => v + 1)} />
+          <PayoutSimulations reference={reference} status={payout.value?.Status} onDone={() => setVersion((v) => v + 1)} />
         </Section>
       ) : null}
     </Page>
@@ -230,8 +230,12 @@ function PayoutFacts({ payout }: { payout: Payout }) {
   );
 }
 
-/** The payout test helpers: return a completed payout, fail one in flight, release a held one. */
-export function PayoutSimulations({ reference, onDone }: { reference: string; onDone?: () => void }) {
+/** Whether an action is offered to a payout in `status` (the contract's x-from-states; any state when it is not known). */
+const offered = (states: readonly string[], status: string | undefined) => status === undefined || states.includes(status);
+
+/** The payout test helpers: return a completed payout, fail one in flight, release a held one. Given the payout's
+ * `status`, only those its state allows are offered (the others would answer 409). */
+export function PayoutSimulations({ reference, status, onDone }: { reference: string; status?: string; onDone?: () => void }) {
   const { clients } = useConsole();
   const simulations = useMemo(() => (clients.kind === 'merchant' ? merchantSimulations(clients) : undefined), [clients]);
   const [returnCode, setReturnCode] = useState('R01');
@@ -244,56 +248,67 @@ export function PayoutSimulations({ reference, onDone }: { reference: string; on
     },
   );
   if (!simulations) return null;
+  const canReturn = offered(payoutFromStates.simulatePayoutReturn, status);
+  const canFail = offered(payoutFromStates.simulatePayoutFailure, status);
+  const canRelease = offered(payoutFromStates.simulatePayoutRelease, status);
+  const none = !canReturn && !canFail && !canRelease;
   return (
     <div class="simulations">
-      <form
-        class="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action.run('Returned', () => simulations.returnPayout(reference, returnCode));
-        }}
-      >
-        <label for="return-code">Return code</label>
-        <input
-          id="return-code"
-          value={returnCode}
-          pattern="R[0-9]{2}"
-          required
-          size={4}
-          onInput={(e) => setReturnCode(e.currentTarget.value)}
-        />
-        <button type="submit" disabled={action.busy}>
-          Simulate a return
-        </button>
-      </form>
-      <form
-        class="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action.run('Failed', () => simulations.failPayout(reference, reason));
-        }}
-      >
-        <label for="failure-reason">Failure reason</label>
-        <select id="failure-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as typeof reason)}>
-          {payoutFailureReasons.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-        <button type="submit" disabled={action.busy}>
-          Simulate a failure
-        </button>
-      </form>
-      <div class="inline-form">
-        <button
-          type="button"
-          disabled={action.busy}
-          onClick={() => void action.run('Released', () => simulations.releasePayout(reference))}
+      {none ? <p class="muted">No test helper applies to a {status} payout.</p> : null}
+      {canReturn ? (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void action.run('Returned', () => simulations.returnPayout(reference, returnCode));
+          }}
         >
-          Release a held payout
-        </button>
-      </div>
+          <label for="return-code">Return code</label>
+          <input
+            id="return-code"
+            value={returnCode}
+            pattern="R[0-9]{2}"
+            required
+            size={4}
+            onInput={(e) => setReturnCode(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={action.busy}>
+            Simulate a return
+          </button>
+        </form>
+      ) : null}
+      {canFail ? (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void action.run('Failed', () => simulations.failPayout(reference, reason));
+          }}
+        >
+          <label for="failure-reason">Failure reason</label>
+          <select id="failure-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as typeof reason)}>
+            {payoutFailureReasons.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button type="submit" disabled={action.busy}>
+            Simulate a failure
+          </button>
+        </form>
+      ) : null}
+      {canRelease ? (
+        <div class="inline-form">
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() => void action.run('Released', () => simulations.releasePayout(reference))}
+          >
+            Release a held payout
+          </button>
+        </div>
+      ) : null}
       {action.busy ? <p role="status">Simulating…</p> : null}
       {action.error ? <ProblemNote error={action.error} /> : null}
       {action.result ? (

@@ -5,6 +5,7 @@
 // one in `created` with no step due (`next_step_at` null), which the engine never looks at: how a rail holds a
 // payout, and how the sandbox's `Sandbox.Hold` keeps one until `simulatePayoutRelease`.
 import type { components, operations } from '../../../generated/merchant/schema.js';
+import { fromStates } from '../../../generated/merchant/from-states.js';
 import { Problem, bodyField } from '../../platform/problems.js';
 import { newPayoutReference } from '../../platform/ids/identifiers.js';
 import { describeAchReturn } from '../../platform/money/ach-return-codes.js';
@@ -184,8 +185,10 @@ export class Payouts {
           'payout-not-cancellable',
           `Payout ${reference} is ${row.status}; only a payout that has not started processing can be cancelled.`,
         );
-      if (row.status !== 'created') throw refused();
-      const [cancelled] = await transition(trx, [reference], 'created', 'cancelled', {
+      // The contract's x-from-states: the console offers the cancel in the same state.
+      const [cancellable] = fromStates.cancelPayout;
+      if (row.status !== cancellable) throw refused();
+      const [cancelled] = await transition(trx, [reference], cancellable, 'cancelled', {
         reasons: [{ code: 'cancelled_by_request', message: 'The merchant cancelled the payout.' }],
         nextStepAt: null,
       });
@@ -211,7 +214,7 @@ export class Payouts {
         .updateTable('payouts')
         .set({ next_step_at: Date.now() })
         .where('reference', '=', reference)
-        .where('status', '=', 'created')
+        .where('status', 'in', fromStates.simulatePayoutRelease)
         .where('next_step_at', 'is', null)
         .returningAll()
         .execute();
@@ -227,7 +230,7 @@ export class Payouts {
    * reasons, and `payout.failed` is sent. Any other state is a 409. Not mounted in production.
    */
   async simulateFailure(merchantId: number, reference: string, reason: Parameters<typeof sandboxFailure>[0]): Promise<Payout> {
-    return this.simulate(merchantId, reference, ['processing', 'sent'], 'failed', { reasons: [sandboxFailure(reason)] });
+    return this.simulate(merchantId, reference, fromStates.simulatePayoutFailure, 'failed', { reasons: [sandboxFailure(reason)] });
   }
 
   /**
@@ -239,7 +242,7 @@ export class Payouts {
     const reasons = [
       { code: 'returned_by_bank' as const, message: `The receiving bank returned the payout: ${describeAchReturn(returnCode)}.` },
     ];
-    return this.simulate(merchantId, reference, ['completed'], 'returned', { reasons, returnCode });
+    return this.simulate(merchantId, reference, fromStates.simulatePayoutReturn, 'returned', { reasons, returnCode });
   }
 
   /** One transition the sandbox asks for, from one of `from`; the engine may move the payout first, and then it is a 409. */
