@@ -60,6 +60,10 @@ export async function startService(
     // Generous: a receiver in the test's own process may wait seconds for a loaded 2-core machine (a 503 read as a
     // timeout fails a test for the machine's speed). Suites about slow receivers set their own.
     webhookTimeoutMs: 10_000,
+    // The same for a request's own deadlines: a test process starved for seconds reads a request's headers only after
+    // the header timer fired (a 408 for a request sent at once). The suites about slow senders set their own.
+    requestTimeoutMs: 120_000,
+    headersTimeoutMs: 60_000,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     rateLimitPerMinute: 100_000,
     validateResponses: true,

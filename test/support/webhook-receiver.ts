@@ -34,7 +34,8 @@ export async function startReceiver(): Promise<WebhookReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     deliveries,
-    async waitFor(count, where = () => true, timeoutMs = 15_000) {
+    // A last resort against a hang, not a measure of speed: it returns as soon as the deliveries are there.
+    async waitFor(count, where = () => true, timeoutMs = 40_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const matching = deliveries.filter(where);
