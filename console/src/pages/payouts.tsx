@@ -12,7 +12,7 @@ import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { ProblemNote } from '../ui/problem.js';
+import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
 import { SimulationResult } from '../ui/simulation-result.js';
 import { Badge, Payload, Time } from '../ui/values.js';
 import { EventList, toInstant } from './events.js';
@@ -136,6 +136,14 @@ export function PayoutPage({ reference }: { reference: string }) {
     unwrap(merchant.POST('/v1/payouts/{PayoutUniqueReference}/cancel', { params: { path: { PayoutUniqueReference: reference } } })),
   );
   const timeline = [...history.items].reverse();
+  if (isNotFound(payout.error))
+    return (
+      <Page title="No such payout">
+        <Missing error={payout.error}>
+          Check the reference, or find the payout in <Link href="/payouts">all payouts</Link>.
+        </Missing>
+      </Page>
+    );
   return (
     <Page title={`Payout ${reference}`}>
       <p>
