@@ -321,8 +321,13 @@ describe.skipIf(!haveChromium).each(stores)('the console in Chromium on $name', 
     const { page } = watched;
     await follow(page, 'Payouts');
     await settled(page, 'Payouts');
+    // Whom each payout pays, by name, with the payee's id beside it.
+    const row = page.getByRole('row').filter({ hasText: reference });
+    await row.getByRole('link', { name: 'Maria Gonzalez' }).waitFor();
+    expect(await row.innerText()).toContain(`#${payee.id}`);
     await page.getByRole('link', { name: reference }).click();
     await settled(page, `Payout ${reference}`);
+    await page.locator('.facts').getByRole('link', { name: 'Maria Gonzalez' }).waitFor();
     const timeline = page.locator('.timeline li');
     await expect
       .poll(() => timeline.allInnerTexts(), { timeout: 15_000 })

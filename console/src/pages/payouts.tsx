@@ -4,6 +4,7 @@ import { eachPayout, type MerchantComponents, merchantEnums, payoutFromStates, u
 import { useMemo, useState } from 'preact/hooks';
 import { payoutFailureReasons } from '../api/enums.js';
 import { eventsOf, eventTime } from '../api/events.js';
+import { usePayeeNames } from '../api/payee-names.js';
 import { merchantSimulations } from '../api/simulations.js';
 import { isSandbox, useConsole, useMerchant } from '../context.js';
 import { Link } from '../router.js';
@@ -33,6 +34,10 @@ export function PayoutsPage() {
   const [draft, setDraft] = useState({ status: '', payee: initial.get('payee') ?? '', from: '', to: '' });
   const [filters, setFilters] = useState<PayoutFilters>(draft.payee ? { PayeeId: Number(draft.payee) } : {});
   const pager = usePager(() => eachPayout(merchant, { ...filters, PageSize: pageSize }), [merchant, filters]);
+  const payees = usePayeeNames(
+    merchant,
+    pager.items.map((p) => p.PayeeId),
+  );
   const apply = (e: Event) => {
     e.preventDefault();
     setFilters({
@@ -101,7 +106,7 @@ export function PayoutsPage() {
                 <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
               </td>
               <td>
-                <Link href={`/payees/${p.PayeeId}`}>{p.PayeeId}</Link>
+                <PayeeName id={p.PayeeId} name={payees.get(p.PayeeId)} />
               </td>
               <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
               <td>
@@ -191,7 +196,20 @@ export function PayoutPage({ reference }: { reference: string }) {
   );
 }
 
+/** A payee by its name, linked, with its id beside it (the id alone until the name is read). */
+function PayeeName({ id, name }: { id: number; name: string | undefined }) {
+  return name === undefined ? (
+    <Link href={`/payees/${id}`}>{id}</Link>
+  ) : (
+    <>
+      <Link href={`/payees/${id}`}>{name}</Link> <span class="muted">#{id}</span>
+    </>
+  );
+}
+
 function PayoutFacts({ payout }: { payout: Payout }) {
+  const { merchant } = useMerchant();
+  const payees = usePayeeNames(merchant, [payout.PayeeId]);
   return (
     <dl class="facts">
       <dt>State</dt>
@@ -202,7 +220,7 @@ function PayoutFacts({ payout }: { payout: Payout }) {
       <dd>{formatAmount(payout.Amount, payout.Currency)}</dd>
       <dt>Payee</dt>
       <dd>
-        <Link href={`/payees/${payout.PayeeId}`}>{payout.PayeeId}</Link> (account {payout.PayeeAccountId})
+        <PayeeName id={payout.PayeeId} name={payees.get(payout.PayeeId)} /> (account {payout.PayeeAccountId})
       </dd>
       <dt>Description</dt>
       <dd>{payout.Description ?? '—'}</dd>
