@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * List recent API requests
-         * @description The merchant's or partner's public API requests, newest first: the last 1,000, of the last 7 days, that authenticated as it (with a token of one of its credentials or of a console session). Each shows its time, method, path (never the query string), status, request id, duration and Client ID; never a body or a credential. A request shows up within a few seconds of its answer. Filter by status (`404` or a class such as `4xx`), method, path prefix and time (a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description The merchant's or partner's public API requests, newest first: the last 1,000, of the last 7 days, that authenticated as it (with a token of one of its credentials or of a console session). Each shows its time, method, path (never the query string), status, request id, duration and Client ID; never a body or a credential. A request shows up within a few seconds of its answer. Filter by status (`404` or a class such as `4xx`), method, path prefix, Client ID (`console` for the console's own) and time (a `CreatedTo` before `CreatedFrom` is refused with 422). Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listRequestLogs"];
         put?: never;
@@ -982,6 +982,11 @@ export interface operations {
                  * @example /v1/payouts
                  */
                 PathPrefix?: string;
+                /**
+                 * @description Only requests made with the tokens of this Client ID; `console` for the console's own requests (those whose token names no Client ID).
+                 * @example mch_cl_4f9a2b7c1d8e3f60
+                 */
+                ClientId?: string;
                 /**
                  * @description Only requests that arrived at or after this time (ISO 8601).
                  * @example 2026-11-02T14:00:00Z

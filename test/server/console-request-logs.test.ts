@@ -83,6 +83,10 @@ describe.each(stores)('the console request log on $name', (kind) => {
     ]);
     expect(rows[0]!.clientId, "the console's own token names no client").toBeNull();
     expect(rows.slice(1).every((r) => r.clientId === m.clientId)).toBe(true);
+    // Filtered by Client ID, `console` naming the console's own requests.
+    expect((await all(browser, { ClientId: m.clientId })).map((r) => r.path)).toEqual(['/v1/payees/999999', '/v1/payouts', '/v1/payees']);
+    expect((await all(browser, { ClientId: 'console' })).map((r) => r.path)).toEqual(['/v1/webhooks']);
+    expect(await all(browser, { ClientId: 'mch_cl_0000000000000000' })).toEqual([]);
     expect(rows[1]!.requestId).toBe('req_console_log_1');
     expect(rows[3]!.requestId).toBe(created.headers.get('x-request-id'));
     for (const r of rows) {

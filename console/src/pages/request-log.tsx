@@ -1,5 +1,6 @@
 // The request log: the merchant's or partner's latest API requests (time, method, path, status, request id,
-// duration, the Client ID), kept 7 days, filtered by status, method, path and time. Never bodies or credentials.
+// duration, the Client ID; the console's own marked), kept 7 days, filtered by status, method, path, Client ID (`console`
+// for the console's own) and time. Never bodies or credentials.
 import { useState } from 'preact/hooks';
 import { eachRequestLog, type RequestLogQuery } from '../api/console-api.js';
 import { formatDuration } from '../ui/format.js';
@@ -11,7 +12,7 @@ import { toInstant } from './events.js';
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const satisfies readonly NonNullable<RequestLogQuery['Method']>[];
 
 export function RequestLogPage() {
-  const [draft, setDraft] = useState({ status: '', method: '', path: '', from: '', to: '' });
+  const [draft, setDraft] = useState({ status: '', method: '', path: '', client: '', from: '', to: '' });
   const [query, setQuery] = useState<RequestLogQuery>({});
   const pager = usePager(() => eachRequestLog({ ...query, PageSize: pageSize }), [query]);
   return (
@@ -29,6 +30,7 @@ export function RequestLogPage() {
             Status: draft.status || undefined,
             Method: (draft.method || undefined) as RequestLogQuery['Method'],
             PathPrefix: draft.path || undefined,
+            ClientId: draft.client || undefined,
             CreatedFrom: toInstant(draft.from),
             CreatedTo: toInstant(draft.to),
           });
@@ -64,6 +66,23 @@ export function RequestLogPage() {
             value={draft.path}
             onInput={(e) => setDraft({ ...draft, path: e.currentTarget.value })}
           />
+        </div>
+        <div>
+          <label for="log-client">Client ID</label>
+          <input
+            id="log-client"
+            placeholder="console, or a Client ID"
+            pattern="[A-Za-z0-9_\-]+"
+            list="log-clients"
+            value={draft.client}
+            onInput={(e) => setDraft({ ...draft, client: e.currentTarget.value })}
+          />
+          <datalist id="log-clients">
+            <option value="console">The console's own requests</option>
+            {[...new Set(pager.items.flatMap((r) => (r.clientId ? [r.clientId] : [])))].map((id) => (
+              <option key={id} value={id} />
+            ))}
+          </datalist>
         </div>
         <div>
           <label for="log-from">From</label>

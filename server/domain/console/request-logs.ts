@@ -36,10 +36,15 @@ export interface RequestLogEntry {
 /** A recorded request as `listRequestLogs` shows it: the contract's own type. */
 export type RequestLogView = components['schemas']['RequestLog'];
 
+/** The `ClientId` filter's name for the console's own requests, whose tokens name no Client ID. */
+export const consoleClient = 'console';
+
 export interface RequestLogQuery {
   Status?: string;
   Method?: string;
   PathPrefix?: string;
+  /** A Client ID, or `console`: the console's own requests (no Client ID). */
+  ClientId?: string;
   CreatedFrom?: string;
   CreatedTo?: string;
   PageSize?: number;
@@ -213,6 +218,8 @@ export class RequestLogs {
       const pattern = `${query.PathPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where(sql<boolean>`path like ${pattern} escape '\\'`);
     }
+    if (query.ClientId !== undefined)
+      q = query.ClientId === consoleClient ? q.where('client_id', 'is', null) : q.where('client_id', '=', query.ClientId);
     if (after !== undefined) {
       const [at, id] = after.split('.').map(Number) as [number, number];
       q = q.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
