@@ -11,7 +11,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
 import { cookieJarVariable, csrfVariable, tokenVariable, type CodeSample } from '../../scripts/docs/code-samples.js';
@@ -21,6 +20,7 @@ import { referenceDocument } from '../../scripts/docs/reference.js';
 import { startService, type RunningService } from '../support/service.js';
 import { stores } from '../support/stores.js';
 import { loopbackResolver } from '../support/tenant.js';
+import { readerDiagnostics } from '../support/reader-compile.js';
 
 const run = promisify(execFile);
 const curlPath = '/usr/bin/curl';
@@ -369,23 +369,7 @@ describe('the TypeScript samples', () => {
         await writeFile(file, s.typeScript);
         files.push(file);
       }
-      const program = ts.createProgram(files, {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-        types: ['node'],
-        typeRoots: [join(repoRoot, 'node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        noEmit: true,
-        // The package's name resolves to its sources, whose types the package ships (client/package.json).
-        paths: { '@payout-service/client': [join(repoRoot, 'client/index.ts')] },
-      });
-      const errors = ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => `${d.file ? d.file.fileName.replace(`${dir}/`, '') : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      const errors = readerDiagnostics(files, dir, { dom: true });
       expect(errors).toEqual([]);
       expect(files.length).toBe(typeScriptSampled.length);
       expect(sampled.filter((s) => s.group === 'console').every((s) => s.typeScript === '')).toBe(true);

@@ -6,11 +6,11 @@
 // show them (scripts/docs/quickstart.ts).
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
 import { bundlePath, repoRoot, type Node } from '../../scripts/docs/contract.js';
 import { clientCodeTexts } from '../../scripts/docs/quickstart.js';
+import { readerDiagnostics } from '../support/reader-compile.js';
 
 /** What the prose gives a block: declared, typed as the client makes them, never defined by a block. */
 const context = `import type { MerchantClient, PartnerClient, PlatformClient, Credentials } from '@payout-service/client';
@@ -66,26 +66,7 @@ describe('the TypeScript of the guides and READMEs', () => {
         await writeFile(file, /^(import|export) /m.test(b.code) ? b.code : `${b.code}\nexport {};\n`);
         files.push(file);
       }
-      const program = ts.createProgram(files, {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        lib: ['lib.es2023.d.ts'],
-        types: ['node'],
-        typeRoots: [join(repoRoot, 'node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        noEmit: true,
-        paths: { '@payout-service/client': [join(repoRoot, 'client/index.ts')] },
-      });
-      const errors = ts
-        .getPreEmitDiagnostics(program)
-        .filter((d) => d.file?.fileName.startsWith(dir))
-        .map((d) => {
-          const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-          return `${d.file!.fileName.replace(`${dir}/`, '')}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-        });
+      const errors = readerDiagnostics(files, dir, { onlyUnder: true });
       expect(errors).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
