@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two tiers (`npm run test:fast`, `npm run test:slow`); `npm test` runs both. The fast tier is the inner loop:
@@ -43,7 +44,11 @@ export default defineConfig({
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.types.json' },
         },
       },
-      { test: { ...slowTier, name: 'slow', include: slow } },
+      {
+        // The reference's TypeScript samples import the client by its package name, as a reader's program does.
+        resolve: { alias: { '@payout-service/client': fileURLToPath(new URL('./client/index.ts', import.meta.url)) } },
+        test: { ...slowTier, name: 'slow', include: slow },
+      },
     ],
   },
 });

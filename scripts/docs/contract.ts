@@ -9,6 +9,9 @@ import { deref, operationsIn, operationsOf, rewrite, type Node, type PlacedOpera
 // The bundles are plain JSON; the builder reads them loosely and fails loudly when a fact it needs is missing.
 export type { Node, PlacedOperation };
 
+/** The origin `npm start` serves every group on by default (test/docs/code-samples.test.ts holds it to the server's port). */
+export const localOrigin = 'http://localhost:3000';
+
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const bundlePath = (group: Group) => `${repoRoot}generated/${group}/openapi.json`;
 

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { problemTypeBase, problemTypes } from '../../generated/problem-types.js';
 import { answeredBy } from './problem-types.js';
 import { deref, operationsOf, operationsOfGroups, type PlacedOperation as Operation } from '../contract/document.js';
-import { property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
+import { localOrigin, property, repoRoot, requestExample, schema, sentenceContaining, type Node } from './contract.js';
 import { enumeration, enumerationCell } from './compatibility.js';
 import { escapeHtml, inline, readMarkdown, sectionsOf, slug } from './markdown.js';
 import { groups, type Group } from '../../generated/index.js';
@@ -17,7 +17,6 @@ const code = (s: unknown) => `<code>${escapeHtml(String(s))}</code>`;
 const pre = (s: string, lang: string) => `<pre><code class="language-${lang}">${escapeHtml(s)}</code></pre>`;
 const table = (head: string[], rows: string[][]) =>
   `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
-export const localOrigin = 'http://localhost:3000';
 
 /** Who calls each group: the one fact the documents state only in prose (docs/partials/callers.md). */
 function callers(): Record<Group, string> {

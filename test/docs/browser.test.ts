@@ -296,7 +296,7 @@ describe.skipIf(!haveChromium)('the published docs in Chromium', () => {
       const codeBlocks = page.locator('[data-component-name="CodeBlock/CodeBlock"]');
       await expect
         .poll(() => codeBlocks.allInnerTexts(), { timeout: 15_000 })
-        .toContainEqual(expect.stringContaining("curl -X POST 'https://api.payouts.example/v1/payouts'"));
+        .toContainEqual(expect.stringContaining('curl -X POST "$BASE_URL/v1/payouts"'));
       const language = page.locator('button[aria-haspopup="menu"]', { hasText: /^curl$/ });
       await language.click();
       const choices = page.locator('[role="menuitem"]');
