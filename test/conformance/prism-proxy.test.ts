@@ -20,7 +20,7 @@ import type { components as PartnerSchemas } from '../../generated/partner/schem
 import type { components as CounterpartySchemas } from '../../generated/counterparty/schema.js';
 import { groups, type Group } from '../../generated/index.js';
 import { bundles, resolve, validatorAt } from '../support/contract.js';
-import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { lostPortRace, suitePortRange } from '../support/ports.js';
 import { bankAccount, individual } from '../support/merchants.js';
 import { documentedRequest } from '../support/partners.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -80,7 +80,6 @@ beforeAll(async () => {
   await new Promise<void>((r) => badUpstream.listen(0, '127.0.0.1', r));
   const badOrigin = `http://127.0.0.1:${(badUpstream.address() as AddressInfo).port}`;
 
-  const base = await freePortRange(groups.length + 2, 5600, 6600);
   // Prism joins the upstream's path with the request's path and ignores the document's server paths: group
   // B's proxy therefore forwards to `<origin>/payouts`, and B's token operation (at `{auth_url}`, the
   // origin) goes through a second proxy of the same document whose upstream is the origin.
@@ -89,12 +88,21 @@ beforeAll(async () => {
     ['platformAuth', 'platform', service.baseUrl],
     ['broken', 'merchant', badOrigin],
   ];
-  const started = await Promise.allSettled(
-    plan.map(([name, group, upstream], i) => startPrismProxy(documentOf(group), upstream, base + i).then((p) => [name, p] as const)),
-  );
-  for (const s of started) if (s.status === 'fulfilled') proxies[s.value[0]] = s.value[1];
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
+  // Another run on the machine may take the ports between the scan and Prism's start: then all start again elsewhere.
+  for (let attempt = 1; ; attempt += 1) {
+    const base = await suitePortRange(plan.length, 5600, 6600);
+    const started = await Promise.allSettled(
+      plan.map(([name, group, upstream], i) => startPrismProxy(documentOf(group), upstream, base + i).then((p) => [name, p] as const)),
+    );
+    const failed = started.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
+    if (failed && lostPortRace(failed.reason) && attempt < 3) {
+      await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value[1].stop() : undefined)));
+      continue;
+    }
+    for (const s of started) if (s.status === 'fulfilled') proxies[s.value[0]] = s.value[1];
+    if (failed) throw failed.reason;
+    break;
+  }
 }, 120_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 // What the mock cannot imitate (state, unknown ids, conflicts...) is left out here and listed in README.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../generated/index.js';
-import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { suitePortRange } from '../support/ports.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { newMerchant } from '../support/merchants.js';
 import { startService, type RunningService } from '../support/service.js';
@@ -44,7 +44,7 @@ describe.each([
 ] as const)('the client program against the %s mock', (_mode, dynamic) => {
   let mocks: RunningMocks | undefined;
   beforeAll(async () => {
-    mocks = await startMocks({ portBase: await freePortRange(groups.length, dynamic ? 5600 : 5700, 6500), dynamic });
+    mocks = await startMocks({ portBase: await suitePortRange(groups.length, dynamic ? 5600 : 5700, 6500), dynamic });
   }, 120_000);
   afterAll(async () => {
     await mocks?.stop();

@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
-import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { suitePortRange } from '../support/ports.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf } from '../support/contract.js';
 import { clientFor, mockAuth, type AnyClient } from './group-clients.js';
@@ -13,7 +13,7 @@ import { documentedResponse, exampleRequest, type OperationRef } from './operati
 
 let mocks: RunningMocks | undefined;
 beforeAll(async () => {
-  mocks = await startMocks({ portBase: await freePortRange(groups.length, 5900, 6500), dynamic: true });
+  mocks = await startMocks({ portBase: await suitePortRange(groups.length, 5900, 6500), dynamic: true });
 }, 120_000);
 afterAll(async () => {
   await mocks?.stop();

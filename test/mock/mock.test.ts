@@ -15,7 +15,7 @@ import { routes as platformRoutes } from '../../generated/platform/routes.js';
 import { groups, type Group } from '../../generated/index.js';
 import { startMocks, type RunningMocks } from '../../scripts/mock/servers.js';
 import { bundles, operationsOf, resolve, validatorAt, type Json } from '../support/contract.js';
-import { freePortRange } from '../../scripts/mock/free-ports.js';
+import { suitePortRange } from '../support/ports.js';
 import { clientFor, exampleCredentials, mockAuth, withoutToken, type AnyClient } from './group-clients.js';
 import {
   documentedResponse,
@@ -40,7 +40,10 @@ let mocks: RunningMocks | undefined;
 const prismOutput: string[] = [];
 
 beforeAll(async () => {
-  mocks = await startMocks({ portBase: await freePortRange(groups.length), onLine: (g, line) => prismOutput.push(`[${g}] ${line}`) });
+  mocks = await startMocks({
+    portBase: await suitePortRange(groups.length, 4510, 5500),
+    onLine: (g, line) => prismOutput.push(`[${g}] ${line}`),
+  });
 }, 120_000);
 afterAll(async () => {
   await mocks?.stop();
