@@ -2,8 +2,10 @@
 // real store, as an integrator uses it: sign in; create a credential and read its secret once (gone after a reload),
 // then get a token with it at /oauth/token; register a webhook and send it a test event; create a payout through the
 // API and follow it in the console (its timeline, its events and their payloads, the request log); simulate its
-// return; sign out. A partner's user sees its linked merchants and their payments only. Throughout: no request
-// leaves the console's origin, no page logs an error or breaks its Content-Security-Policy, and axe-core finds no
+// return; change a registration's events and stop its deliveries; add a payee, its account and a payout to it from
+// the console's forms; read the overview's figures; open pages for what does not exist; fit a phone's screen; sign
+// out. A partner's user sees its linked merchants and their payments only. Throughout: no request leaves the
+// console's origin, no page logs an error or breaks its Content-Security-Policy, and axe-core finds no
 // serious or critical accessibility violation on any page. And the session's defences: the cookie is HttpOnly and
 // SameSite=Strict, a form posted from another site is refused, a session past its idle limit is refused (the
 // service's clock is moved past it, not waited for). Waits are on conditions only.
@@ -44,7 +46,11 @@ async function admin(services: Parameters<(typeof commands)[number]['run']>[1], 
 
 /** The browser globals the in-page functions use (the repository's tsconfig has no DOM library). */
 interface PageGlobals {
-  document: { body: { innerText: string } };
+  document: {
+    body: { innerText: string };
+    documentElement: { scrollWidth: number };
+    querySelector(selector: string): { getBoundingClientRect(): { top: number } } | null;
+  };
 }
 
 interface Watched {
@@ -415,6 +421,183 @@ describe.skipIf(!haveChromium).each(stores)('the console in Chromium on $name', 
     await expectAccessible(page, `Payout ${reference}`);
   });
 
+  it('changes a registration’s events, and stops and starts its deliveries', async () => {
+    const { page } = watched;
+    await page.goto(`${origin}/console/webhooks/${webhookId}`);
+    await settled(page, 'Webhook registration');
+    const form = page.getByRole('form', { name: 'Change the events' });
+    // The contract takes no empty list on a change: nothing chosen, nothing to save.
+    const checked = form.getByRole('checkbox', { checked: true });
+    while ((await checked.count()) > 0) await checked.first().uncheck();
+    expect(await form.getByRole('button', { name: 'Save the events' }).isDisabled()).toBe(true);
+    await form.getByRole('checkbox', { name: 'payout.completed' }).check();
+    await form.getByRole('checkbox', { name: 'payout.returned' }).check();
+    await form.getByRole('button', { name: 'Save the events' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved: 2 events.' }).waitFor();
+    await page
+      .locator('.facts dd')
+      .filter({ hasText: /^payout\.completed, payout\.returned$|^payout\.returned, payout\.completed$/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Disable deliveries' }).click();
+    await page.getByRole('button', { name: 'Enable deliveries' }).waitFor();
+    await page.locator('.facts').getByText('disabled', { exact: true }).waitFor();
+    const api = createMerchantClient({ baseUrl: origin, credentials });
+    const changed = await unwrap(api.GET('/v1/webhooks/{id}', { params: { path: { id: webhookId } } }));
+    expect(changed.enabled).toBe(false);
+    expect([...changed.events].sort()).toEqual(['payout.completed', 'payout.returned']);
+    await expectAccessible(page, 'Webhook registration');
+    await page.getByRole('button', { name: 'Enable deliveries' }).click();
+    await page.getByRole('button', { name: 'Disable deliveries' }).waitFor();
+    expect((await unwrap(api.GET('/v1/webhooks/{id}', { params: { path: { id: webhookId } } }))).enabled).toBe(true);
+  });
+
+  it('adds a payee and its account, and sends it a payout, from the console', async () => {
+    const { page } = watched;
+    await follow(page, 'Payees');
+    await settled(page, 'Payees');
+    const form = page.getByRole('form', { name: 'Add a payee' });
+    await form.getByLabel('Name').fill('Ada Okafor');
+    await form.getByLabel('Email address').fill('ada.okafor@example.com');
+    await form.getByLabel('Street address').fill('1 Main Street');
+    await form.getByLabel('City').fill('Springfield');
+    await form.getByLabel('State or region').fill('IL');
+    await form.getByLabel('Postal code').fill('62701');
+    await expectAccessible(page, 'Payees');
+    await form.getByRole('button', { name: 'Add the payee' }).click();
+    await settled(page, 'Ada Okafor');
+    const payeeId = Number(new URL(page.url()).pathname.split('/').pop());
+    expect(payeeId).toBeGreaterThan(0);
+
+    const account = page.getByRole('form', { name: 'Add an account' });
+    expect(await account.getByLabel('Account holder').inputValue()).toBe('Ada Okafor');
+    await account.getByLabel('Bank name').fill('First Hudson Bank');
+    await account.getByLabel('Routing number').fill('021000021');
+    await account.getByLabel('Account number').fill('000555666777');
+    await account.getByRole('button', { name: 'Add the account' }).click();
+    await account
+      .getByRole('status')
+      .filter({ hasText: /^Account pa_\w+ added\.$/ })
+      .waitFor();
+    await expect.poll(() => page.getByRole('region', { name: 'Accounts' }).locator('tbody tr').count()).toBe(1);
+    await expectAccessible(page, 'Ada Okafor');
+
+    await page.getByRole('link', { name: "This payee's payouts" }).click();
+    await settled(page, 'Payouts');
+    const send = page.getByRole('form', { name: 'Send a payout' });
+    expect(await send.getByLabel('Payee id').inputValue()).toBe(String(payeeId));
+    // Refused, the form says which field and keeps what was typed.
+    watched.provoked.push('400 /v1/payouts');
+    await send.getByLabel(/^Amount/).fill('0');
+    await send.getByRole('button', { name: 'Send the payout' }).click();
+    await send.getByRole('alert').filter({ hasText: 'Amount' }).waitFor();
+    expect(await send.getByLabel('Payee id').inputValue()).toBe(String(payeeId));
+    await send.getByLabel(/^Amount/).fill('42.50');
+    await send.getByLabel(/^Description/).fill('Sent from the console');
+    await send.getByRole('button', { name: 'Send the payout' }).click();
+    await settled(page, /^Payout po_/);
+    await page.locator('.facts').getByRole('link', { name: 'Ada Okafor' }).waitFor();
+    const made = new URL(page.url()).pathname.split('/').pop()!;
+    const api = createMerchantClient({ baseUrl: origin, credentials });
+    expect(
+      await unwrap(api.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: made } } })),
+    ).toMatchObject({
+      PayeeId: payeeId,
+      Amount: '42.50',
+      Currency: 'USD',
+      Description: 'Sent from the console',
+    });
+    await expectAccessible(page, /^Payout po_/);
+  });
+
+  it('shows today’s payouts by state, the latest payouts by payee name, and the failed deliveries on its overview', async () => {
+    const { page } = watched;
+    await follow(page, 'Overview');
+    await settled(page, 'Northwind Logistics');
+    const api = createMerchantClient({ baseUrl: origin, credentials });
+    const all = (await unwrap(api.GET('/v1/payouts', { params: { query: { PageSize: 100 } } }))).data;
+    const today = page.getByRole('region', { name: "Today's payouts" });
+    await today
+      .getByRole('status')
+      .filter({ hasText: `${all.length} payouts created since midnight.` })
+      .waitFor();
+    for (const state of new Set(all.map((p) => p.Status))) {
+      const row = today.getByRole('row').filter({ has: page.getByRole('link', { name: state }) });
+      expect(await row.innerText(), state).toContain(String(all.filter((p) => p.Status === state).length));
+    }
+    const latest = page.getByRole('region', { name: 'Latest payouts' });
+    await latest.getByRole('row').filter({ hasText: all[0]!.PayoutUniqueReference }).filter({ hasText: 'Ada Okafor' }).waitFor();
+    const failed = page.getByRole('region', { name: 'Failed deliveries, last 24 hours' });
+    await failed
+      .getByRole('status')
+      .filter({ hasText: /^\d+ failed deliver(y|ies)\.$/ })
+      .waitFor();
+    await expectAccessible(page, 'Northwind Logistics');
+  });
+
+  it('opens a page that says so for a payee, registration or event that does not exist', async () => {
+    const { page } = watched;
+    // Each page reads what hangs off the resource too (a payee's accounts, a registration's deliveries): 404s as well.
+    watched.provoked.push('404 /v1/payees/999999999/accounts', '404 /v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries');
+    for (const [path, apiPath, heading, says] of [
+      ['/payees/999999999', '/v1/payees/999999999', 'No such payee', /999999999/],
+      [
+        '/webhooks/00000000-0000-4000-8000-000000000000',
+        '/v1/webhooks/00000000-0000-4000-8000-000000000000',
+        'No such registration',
+        /00000000-0000-4000-8000-000000000000/,
+      ],
+      [
+        '/events/evt_00000000000000000000000000',
+        '/v1/events/evt_00000000000000000000000000',
+        'No such event',
+        /evt_00000000000000000000000000/,
+      ],
+    ] as const) {
+      watched.provoked.push(`404 ${apiPath}`);
+      await page.goto(`${origin}/console${path}`);
+      await settled(page, heading);
+      await page.getByRole('alert').filter({ hasText: says }).waitFor();
+      await expectAccessible(page, heading);
+    }
+  });
+
+  it('fits a phone: the page starts on the first screen and nothing scrolls the page sideways', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', isMobile: true, hasTouch: true });
+    const watchedPhone = watch(await phone.newPage(), origin);
+    const { page } = watchedPhone;
+    try {
+      await signIn(page, origin, merchant.email);
+      for (const [path, heading] of [
+        ['/', 'Northwind Logistics'],
+        ['/payouts', 'Payouts'],
+        [`/payouts/${reference}`, `Payout ${reference}`],
+        ['/payees', 'Payees'],
+        ['/webhooks', 'Webhooks'],
+        ['/request-log', 'Request log'],
+      ] as const) {
+        await page.goto(`${origin}/console${path}`);
+        await expectAccessible(page, heading);
+        const layout = (await page.evaluate(() => {
+          const d = (globalThis as unknown as PageGlobals).document;
+          const h1 = d.querySelector('h1')!.getBoundingClientRect();
+          type Box = { tagName: string; className: string; getBoundingClientRect(): { right: number } };
+          const wide = [...(d as unknown as { querySelectorAll(s: string): Iterable<Box> }).querySelectorAll('main *')]
+            .filter((e) => e.getBoundingClientRect().right > 391)
+            .slice(0, 5)
+            .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+          return { width: d.documentElement.scrollWidth, headingTop: h1.top, wide };
+        })) as { width: number; headingTop: number; wide: string[] };
+        expect(layout.width, `${path} is no wider than the screen: ${layout.wide.join('; ')}`).toBeLessThanOrEqual(390);
+        expect(layout.headingTop, `${path} starts on the first screen`).toBeLessThan(844 / 3);
+        await page.screenshot({ path: `test-results/console-phone-${kind.name}${path.replace(/\W+/g, '-')}.png`, fullPage: false });
+      }
+      expect(watchedPhone.offsite).toEqual([]);
+      expect(watchedPhone.errors).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('has no serious accessibility violation on its other pages', async () => {
     const { page } = watched;
     for (const [link, heading] of [
@@ -428,7 +611,7 @@ describe.skipIf(!haveChromium).each(stores)('the console in Chromium on $name', 
     }
     await follow(page, 'Payees');
     await settled(page, 'Payees');
-    await page.getByRole('cell').getByRole('link').first().click();
+    await page.getByRole('row').filter({ hasText: 'Maria Gonzalez' }).getByRole('link').first().click();
     await expectAccessible(page, 'Maria Gonzalez');
     await page.goto(`${origin}/console/webhooks/${webhookId}`);
     await expectAccessible(page, 'Webhook registration');

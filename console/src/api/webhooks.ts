@@ -29,12 +29,20 @@ export interface Registration {
   retries: boolean;
 }
 
+export interface Changes {
+  /** At least one: the contract takes no empty list on a change. */
+  events?: string[];
+  enabled?: boolean;
+}
+
 export interface WebhookApi {
   /** The events a registration may select. */
   events: readonly string[];
   list(): Promise<Webhook[]>;
   get(id: string): Promise<Webhook>;
   create(registration: Registration): Promise<WebhookCreated>;
+  /** Changes what a registration receives, or stops and starts its deliveries (at least one of them). */
+  update(id: string, changes: Changes): Promise<Webhook>;
   remove(id: string): Promise<void>;
   test(id: string): Promise<Delivery>;
   rotateSecret(id: string): Promise<{ secret: string; previousSecretExpiresOn: string | null }>;
@@ -51,6 +59,13 @@ function merchantWebhooks(client: MerchantClient): WebhookApi {
     list: () => unwrap(client.GET('/v1/webhooks')),
     get: (id) => unwrap(client.GET('/v1/webhooks/{id}', { params: { path: { id } } })),
     create: (r) => unwrap(client.POST('/v1/webhooks', { body: { ...r, events: chosen(r.events as M['WebhookEventType'][]) } })),
+    update: (id, c) =>
+      unwrap(
+        client.PATCH('/v1/webhooks/{id}', {
+          params: { path: { id } },
+          body: { ...c, events: c.events as M['WebhookEventType'][] | undefined },
+        }),
+      ),
     remove: (id) => unwrap(client.DELETE('/v1/webhooks', { params: { query: { id } } })),
     test: (id) => unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id } } })),
     rotateSecret: (id) => unwrap(client.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
@@ -66,6 +81,13 @@ function partnerWebhooks(client: PartnerClient): WebhookApi {
     list: () => unwrap(client.GET('/finance/v1/webhooks')),
     get: (id) => unwrap(client.GET('/finance/v1/webhooks/{id}', { params: { path: { id } } })),
     create: (r) => unwrap(client.POST('/finance/v1/webhooks', { body: { ...r, events: r.events as P['PartnerWebhookEventType'][] } })),
+    update: (id, c) =>
+      unwrap(
+        client.PATCH('/finance/v1/webhooks/{id}', {
+          params: { path: { id } },
+          body: { ...c, events: c.events as P['PartnerWebhookEventType'][] | undefined },
+        }),
+      ),
     remove: (id) => unwrap(client.DELETE('/finance/v1/webhooks', { params: { query: { id } } })),
     test: (id) => unwrap(client.POST('/finance/v1/webhooks/{id}/test', { params: { path: { id } } })),
     rotateSecret: (id) => unwrap(client.POST('/finance/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),

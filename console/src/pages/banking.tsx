@@ -20,7 +20,7 @@ import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { ProblemNote } from '../ui/problem.js';
+import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
 import { SimulationResult } from '../ui/simulation-result.js';
 import { Badge, Time } from '../ui/values.js';
 import { EventList } from './events.js';
@@ -73,6 +73,14 @@ export function BusinessPage({ id }: { id: number }) {
   const business = useLoad(() => unwrap(banking.GET('/finance/api/v1/business/{id}', { params: { path: { id } } })), [banking, id]);
   const accounts = usePager(() => eachBusinessAccount(banking, id, { PageSize: pageSize }), [banking, id]);
   const b = business.value;
+  if (isNotFound(business.error))
+    return (
+      <Page title="No such business">
+        <Missing error={business.error}>
+          <Link href="/banking">All businesses</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title={b ? b.legalName : `Business ${id}`}>
       <p>
@@ -148,6 +156,14 @@ export function AccountPage({ id }: { id: number }) {
   const [filters, setFilters] = useState<{ Type?: B['TransferType'][]; Status?: B['TransferStatus'][] }>({});
   const transfers = usePager(() => eachAccountTransfer(banking, id, { ...filters, PageSize: pageSize }), [banking, id, filters]);
   const entries = usePager(() => eachAccountLedgerEntry(banking, id, { PageSize: pageSize }), [banking, id]);
+  if (isNotFound(balance.error))
+    return (
+      <Page title="No such account">
+        <Missing error={balance.error}>
+          <Link href="/banking">All businesses</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title={`Account ${id}`}>
       <p>
@@ -298,6 +314,14 @@ export function TransferPage({ id }: { id: number }) {
     [events, id, version],
   );
   const t = transfer.value;
+  if (isNotFound(transfer.error))
+    return (
+      <Page title="No such transfer">
+        <Missing error={transfer.error}>
+          <Link href="/banking">All businesses</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title={`Transfer ${id}`}>
       {transfer.error ? <ProblemNote error={transfer.error} /> : null}

@@ -1,12 +1,15 @@
 // Events: every event of the last 30 days, newest first, filtered by type, payout (merchants) and time, each with
 // the payload its webhooks received; and one event's page.
+import { isPayoutEvent, type MerchantClient, unwrap } from '@payout-service/client';
 import { useMemo, useState } from 'preact/hooks';
+import { usePayeeNames } from '../api/payee-names.js';
 import { type AnyEvent, type EventFilters, eventsOf, eventTime } from '../api/events.js';
 import { useConsole } from '../context.js';
 import { Link } from '../router.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { ProblemNote } from '../ui/problem.js';
+import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Payload, Time } from '../ui/values.js';
 
@@ -82,10 +85,22 @@ export function EventList({ events }: { events: AnyEvent[] }) {
         <li key={event.id}>
           <details>
             <summary>
-              <span class="event-type">{event.type}</span> <Time iso={eventTime(event)} /> <code class="muted">{event.id}</code>
+              <span class="event-type">{event.type}</span> <Time iso={eventTime(event)} />{' '}
+              {isPayoutEvent(event) ? (
+                <span>
+                  {formatAmount(event.amount, event.currency)} · <code>{event.payout_request_id}</code>
+                </span>
+              ) : null}{' '}
+              <code class="muted">{event.id}</code>
             </summary>
             <p>
               <Link href={`/events/${event.id}`}>Open the event</Link>
+              {isPayoutEvent(event) ? (
+                <>
+                  {' '}
+                  · <Link href={`/payouts/${event.payout_request_id}`}>Open its payout</Link>
+                </>
+              ) : null}
             </p>
             <Payload value={event} label={`Payload of ${event.type} ${event.id}`} />
           </details>
@@ -99,6 +114,14 @@ export function EventPage({ id }: { id: string }) {
   const { clients } = useConsole();
   const api = useMemo(() => eventsOf(clients), [clients]);
   const event = useLoad(() => api.get(id), [api, id]);
+  if (isNotFound(event.error))
+    return (
+      <Page title="No such event">
+        <Missing error={event.error}>
+          <Link href="/events">All events</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title="Event">
       <p>
@@ -120,6 +143,9 @@ export function EventPage({ id }: { id: string }) {
             <dd>
               <Time iso={eventTime(event.value)} />
             </dd>
+            {isPayoutEvent(event.value) && clients.kind === 'merchant' ? (
+              <EventPayout merchant={clients.merchant} reference={event.value.payout_request_id} />
+            ) : null}
           </dl>
           <Section title="Payload" id="event-payload">
             <Payload value={event.value} label="The event's payload" />
@@ -127,5 +153,24 @@ export function EventPage({ id }: { id: string }) {
         </>
       ) : null}
     </Page>
+  );
+}
+
+/** The payout an event is about, with the payee it pays by name. */
+function EventPayout({ merchant, reference }: { merchant: MerchantClient; reference: string }) {
+  const payout = useLoad(
+    () => unwrap(merchant.GET('/v1/payouts/{PayoutUniqueReference}', { params: { path: { PayoutUniqueReference: reference } } })),
+    [merchant, reference],
+  );
+  const names = usePayeeNames(merchant, payout.value ? [payout.value.PayeeId] : []);
+  const p = payout.value;
+  return (
+    <>
+      <dt>Payout</dt>
+      <dd>
+        <Link href={`/payouts/${reference}`}>{reference}</Link>
+        {p ? ` · ${formatAmount(p.Amount, p.Currency)} to ${names.get(p.PayeeId) ?? `payee ${p.PayeeId}`}` : null}
+      </dd>
+    </>
   );
 }

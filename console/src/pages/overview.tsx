@@ -1,8 +1,151 @@
-// The overview: who is signed in, for which merchant or partner, in which environment, and what each page is for.
+// The overview: who is signed in, for which merchant or partner, in which environment; the day's figures (a
+// merchant's payouts by state and its latest payouts, the deliveries that failed); and what each page is for.
+import { eachPayout, type MerchantClient, merchantEnums } from '@payout-service/client';
+import { useMemo } from 'preact/hooks';
+import { failedDeliveries, figureLimit, todaysPayouts } from '../api/figures.js';
+import { usePayeeNames } from '../api/payee-names.js';
+import { webhooksOf } from '../api/webhooks.js';
 import { useConsole } from '../context.js';
 import { Link } from '../router.js';
-import { Page } from '../ui/page.js';
-import { Time } from '../ui/values.js';
+import { counted, formatAmount } from '../ui/format.js';
+import { useLoad } from '../ui/load.js';
+import { Page, Section } from '../ui/page.js';
+import { ProblemNote } from '../ui/problem.js';
+import { Badge, Time } from '../ui/values.js';
+
+/** A state's place in the contract's order (one it does not list yet comes last). */
+const stateOrder = (state: string) => {
+  const at = (merchantEnums.PayoutState as readonly string[]).indexOf(state);
+  return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+};
+
+/** The merchant's latest payouts shown on the overview. */
+const recent = 5;
+
+function TodaysPayouts({ merchant }: { merchant: MerchantClient }) {
+  const today = useLoad(() => todaysPayouts(merchant), [merchant]);
+  const latest = useLoad(async () => {
+    const out = [];
+    for await (const p of eachPayout(merchant, { PageSize: recent })) {
+      out.push(p);
+      if (out.length === recent) break;
+    }
+    return out;
+  }, [merchant]);
+  const names = usePayeeNames(
+    merchant,
+    (latest.value ?? []).map((p) => p.PayeeId),
+  );
+  const t = today.value;
+  return (
+    <>
+      <Section title="Today's payouts" id="overview-today">
+        {today.error ? <ProblemNote error={today.error} /> : null}
+        {t ? (
+          <>
+            <p role="status">
+              {t.capped ? `${figureLimit} or more payouts` : counted(t.total, ['payout', 'payouts'])} created since midnight.
+            </p>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">State</th>
+                  <th scope="col" class="number">
+                    Payouts
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...t.counts.keys()]
+                  .sort((a, b) => stateOrder(a) - stateOrder(b))
+                  .map((state) => (
+                    <tr key={state}>
+                      <td>
+                        <Link href={`/payouts?status=${state}`}>
+                          <Badge value={state} />
+                        </Link>
+                      </td>
+                      <td class="number">{t.counts.get(state)}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </>
+        ) : (
+          <p class="muted">Counting today's payouts…</p>
+        )}
+      </Section>
+      <Section title="Latest payouts" id="overview-latest">
+        {latest.error ? <ProblemNote error={latest.error} /> : null}
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Payee</th>
+              <th scope="col" class="number">
+                Amount
+              </th>
+              <th scope="col">State</th>
+              <th scope="col" class="wide-only">
+                Created
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(latest.value ?? []).map((p) => (
+              <tr key={p.PayoutUniqueReference}>
+                <td>
+                  <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
+                </td>
+                <td>{names.get(p.PayeeId) ?? p.PayeeId}</td>
+                <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
+                <td>
+                  <Badge value={p.Status} />
+                </td>
+                <td class="wide-only">
+                  <Time iso={p.CreatedOn} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {latest.value?.length === 0 ? <p class="muted">No payouts yet.</p> : null}
+      </Section>
+    </>
+  );
+}
+
+function FailedDeliveries() {
+  const { clients } = useConsole();
+  const api = useMemo(() => webhooksOf(clients), [clients]);
+  const webhooks = useLoad(() => api.list(), [api]);
+  const failed = useLoad(() => failedDeliveries(api), [api]);
+  const f = failed.value;
+  const rows = (webhooks.value ?? []).filter((w) => f?.byWebhook.has(w.id));
+  const total = [...(f?.byWebhook.values() ?? [])].reduce((a, b) => a + b, 0);
+  return (
+    <Section title="Failed deliveries, last 24 hours" id="overview-failed">
+      {failed.error ? <ProblemNote error={failed.error} /> : null}
+      {f ? (
+        <p role="status">
+          {counted(total, ['failed delivery', 'failed deliveries'])}
+          {f.capped ? ` among the latest ${figureLimit} read` : ''}.
+        </p>
+      ) : (
+        <p class="muted">Reading the delivery logs…</p>
+      )}
+      {rows.length > 0 ? (
+        <ul>
+          {rows.map((w) => (
+            <li key={w.id}>
+              <Link href={`/webhooks/${w.id}`}>{w.url}</Link>: {counted(f!.byWebhook.get(w.id)!, ['failure', 'failures'])}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}
 
 export function OverviewPage() {
   const { session, clients } = useConsole();
@@ -21,6 +164,8 @@ export function OverviewPage() {
           <Time iso={session.expiresAt} />
         </dd>
       </dl>
+      {clients.kind === 'merchant' ? <TodaysPayouts merchant={clients.merchant} /> : null}
+      <FailedDeliveries />
       <ul class="cards">
         {merchant ? (
           <>

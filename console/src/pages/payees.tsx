@@ -1,11 +1,15 @@
-// Payees: the merchant's payees, newest first, and a payee's page with its bank accounts and a link to its payouts.
-import { eachPayee, unwrap } from '@payout-service/client';
+// Payees: the merchant's payees, newest first, with a form to add one; a payee's page with its bank accounts, a form
+// to add an account, and a link to its payouts.
+import { eachPayee, type MerchantComponents, merchantEnums, unwrap } from '@payout-service/client';
+import { useState } from 'preact/hooks';
 import { useMerchant } from '../context.js';
-import { Link } from '../router.js';
+import { Link, navigate } from '../router.js';
+import { useAction } from '../ui/action.js';
+import { Choice, Field, optional, useFields } from '../ui/field.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { ProblemNote } from '../ui/problem.js';
+import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
 import { Badge, Time } from '../ui/values.js';
 
 export function PayeesPage() {
@@ -40,15 +44,162 @@ export function PayeesPage() {
         </tbody>
       </table>
       <PagerFooter pager={pager} noun={['payee', 'payees']} />
+      <Section title="Add a payee" id="payee-create">
+        <CreatePayee />
+      </Section>
     </Page>
+  );
+}
+
+type PayeeType = MerchantComponents['schemas']['PayeeType'];
+
+/** A new payee: a business also needs its tax id and phone number (the contract's rule, which the types hold). */
+function CreatePayee() {
+  const { merchant } = useMerchant();
+  const [type, setType] = useState<PayeeType>('individual');
+  const [f, set] = useFields({ name: '', email: '', phone: '', taxId: '', line: '', city: '', state: '', postalCode: '', country: 'US' });
+  const action = useAction(() => {
+    const common = {
+      name: f.name,
+      EmailAddress: f.email,
+      address: { addressLine: f.line, city: f.city, state: f.state, postalCode: f.postalCode, country: f.country },
+    };
+    const body =
+      type === 'business'
+        ? { ...common, payeeType: 'business' as const, taxId: f.taxId, phoneNumber: f.phone }
+        : { ...common, payeeType: 'individual' as const, phoneNumber: optional(f.phone) };
+    return unwrap(merchant.POST('/v1/payees', { body }));
+  });
+  return (
+    <form
+      class="form"
+      aria-label="Add a payee"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const made = (await action.run())?.value;
+        if (made) navigate(`/payees/${made.id}`);
+      }}
+    >
+      <Choice id="payee-type" label="Type" value={type} options={merchantEnums.PayeeType} onValue={(v) => setType(v as PayeeType)} />
+      <Field id="payee-name" label="Name" required value={f.name} onValue={(v) => set('name', v)} />
+      <Field id="payee-email" label="Email address" type="email" required value={f.email} onValue={(v) => set('email', v)} />
+      <Field
+        id="payee-phone"
+        label={type === 'business' ? 'Phone number (E.164)' : 'Phone number (E.164, optional)'}
+        type="tel"
+        placeholder="+12125550143"
+        required={type === 'business'}
+        value={f.phone}
+        onValue={(v) => set('phone', v)}
+      />
+      {type === 'business' ? <Field id="payee-tax-id" label="Tax id" required value={f.taxId} onValue={(v) => set('taxId', v)} /> : null}
+      <Field id="payee-line" label="Street address" required value={f.line} onValue={(v) => set('line', v)} />
+      <Field id="payee-city" label="City" required value={f.city} onValue={(v) => set('city', v)} />
+      <Field id="payee-state" label="State or region" required value={f.state} onValue={(v) => set('state', v)} />
+      <Field id="payee-postal-code" label="Postal code" required value={f.postalCode} onValue={(v) => set('postalCode', v)} />
+      <Field id="payee-country" label="Country (ISO code)" required value={f.country} onValue={(v) => set('country', v)} />
+      <button type="submit" disabled={action.busy}>
+        Add the payee
+      </button>
+      {action.error ? <ProblemNote error={action.error} /> : null}
+    </form>
+  );
+}
+
+type AccountType = MerchantComponents['schemas']['PayeeAccountRequest']['type'];
+
+/** A new account of a payee: a US bank account (routing and account number), or an IBAN. */
+function AddAccount({ id, holder, onAdded }: { id: number; holder: string; onAdded: () => void }) {
+  const { merchant } = useMerchant();
+  const [type, setType] = useState<AccountType>('BANK_ACCOUNT');
+  const [f, set, reset] = useFields({ holder, bank: '', routing: '', number: '', kind: 'CHECKINGS', iban: '', currency: 'USD' });
+  const action = useAction(() => {
+    const body =
+      type === 'BANK_ACCOUNT'
+        ? {
+            type: 'BANK_ACCOUNT' as const,
+            accountHolderName: f.holder,
+            bankName: f.bank,
+            routingNumber: f.routing,
+            accountNumber: f.number,
+            accountType: f.kind as 'CHECKINGS' | 'SAVINGS',
+            Currency: optional(f.currency) ?? null,
+          }
+        : { type: 'IBAN' as const, accountHolderName: f.holder, IBAN: f.iban, Currency: optional(f.currency) ?? null };
+    return unwrap(merchant.POST('/v1/payees/{id}/accounts', { params: { path: { id } }, body }));
+  });
+  return (
+    <form
+      class="form"
+      aria-label="Add an account"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (await action.run()) {
+          reset();
+          onAdded();
+        }
+      }}
+    >
+      <Choice id="account-type" label="Kind" value={type} options={['BANK_ACCOUNT', 'IBAN']} onValue={(v) => setType(v as AccountType)} />
+      <Field id="account-holder" label="Account holder" required value={f.holder} onValue={(v) => set('holder', v)} />
+      {type === 'BANK_ACCOUNT' ? (
+        <>
+          <Field id="account-bank" label="Bank name" required value={f.bank} onValue={(v) => set('bank', v)} />
+          <Field
+            id="account-routing"
+            label="Routing number"
+            required
+            inputMode="numeric"
+            value={f.routing}
+            onValue={(v) => set('routing', v)}
+          />
+          <Field
+            id="account-number"
+            label="Account number"
+            required
+            inputMode="numeric"
+            value={f.number}
+            onValue={(v) => set('number', v)}
+          />
+          <Choice
+            id="account-kind"
+            label="Checking or savings"
+            value={f.kind}
+            options={['CHECKINGS', 'SAVINGS']}
+            onValue={(v) => set('kind', v)}
+          />
+        </>
+      ) : (
+        <Field id="account-iban" label="IBAN" required value={f.iban} onValue={(v) => set('iban', v)} />
+      )}
+      <Field id="account-currency" label="Currency (ISO code)" value={f.currency} onValue={(v) => set('currency', v)} />
+      <button type="submit" disabled={action.busy}>
+        Add the account
+      </button>
+      {action.result ? (
+        <p role="status" class="notice">
+          Account {action.result.PayeeAccountId} added.
+        </p>
+      ) : null}
+      {action.error ? <ProblemNote error={action.error} /> : null}
+    </form>
   );
 }
 
 export function PayeePage({ id }: { id: number }) {
   const { merchant } = useMerchant();
   const payee = useLoad(() => unwrap(merchant.GET('/v1/payees/{id}', { params: { path: { id } } })), [merchant, id]);
-  const accounts = useLoad(() => unwrap(merchant.GET('/v1/payees/{id}/accounts', { params: { path: { id } } })), [merchant, id]);
+  const [version, setVersion] = useState(0);
+  const accounts = useLoad(() => unwrap(merchant.GET('/v1/payees/{id}/accounts', { params: { path: { id } } })), [merchant, id, version]);
   const p = payee.value;
+  if (isNotFound(payee.error))
+    return (
+      <Page title="No such payee">
+        <Missing error={payee.error}>
+          <Link href="/payees">All payees</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title={p ? p.name : `Payee ${id}`}>
       <p>
@@ -111,6 +262,11 @@ export function PayeePage({ id }: { id: number }) {
           {accounts.loading ? 'Loading accounts…' : accounts.value?.length === 0 ? 'No accounts.' : ''}
         </p>
       </Section>
+      {p ? (
+        <Section title="Add an account" id="payee-account-create">
+          <AddAccount id={id} holder={p.name} onAdded={() => setVersion((v) => v + 1)} />
+        </Section>
+      ) : null}
     </Page>
   );
 }

@@ -7,7 +7,8 @@ import { eventsOf, eventTime } from '../api/events.js';
 import { usePayeeNames } from '../api/payee-names.js';
 import { merchantSimulations } from '../api/simulations.js';
 import { isSandbox, useConsole, useMerchant } from '../context.js';
-import { Link } from '../router.js';
+import { Link, navigate } from '../router.js';
+import { Field, optional, useFields } from '../ui/field.js';
 import { useAction } from '../ui/action.js';
 import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
@@ -28,11 +29,67 @@ interface PayoutFilters {
   CreatedTo?: string;
 }
 
+/** A new payout to a payee (its newest active account unless one is named), in the currency's major unit. */
+function CreatePayout({ payee }: { payee: string }) {
+  const { merchant } = useMerchant();
+  const [f, set] = useFields({ payee, account: '', amount: '', currency: 'USD', description: '' });
+  const action = useAction(() =>
+    unwrap(
+      merchant.POST('/v1/payouts', {
+        body: {
+          PayeeId: Number(f.payee),
+          PayeeAccountId: optional(f.account),
+          Amount: Number(f.amount),
+          Currency: f.currency,
+          Description: optional(f.description),
+        },
+      }),
+    ),
+  );
+  return (
+    <form
+      class="form"
+      aria-label="Send a payout"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const made = (await action.run())?.value;
+        if (made) navigate(`/payouts/${made.PayoutUniqueReference}`);
+      }}
+    >
+      <Field id="new-payout-payee" label="Payee id" required inputMode="numeric" value={f.payee} onValue={(v) => set('payee', v)} />
+      <Field
+        id="new-payout-account"
+        label="Account id (optional: the payee's newest active account)"
+        value={f.account}
+        onValue={(v) => set('account', v)}
+      />
+      <Field
+        id="new-payout-amount"
+        label="Amount (in the currency's major unit)"
+        required
+        inputMode="decimal"
+        placeholder="12.50"
+        value={f.amount}
+        onValue={(v) => set('amount', v)}
+      />
+      <Field id="new-payout-currency" label="Currency (ISO code)" required value={f.currency} onValue={(v) => set('currency', v)} />
+      <Field id="new-payout-description" label="Description (optional)" value={f.description} onValue={(v) => set('description', v)} />
+      <button type="submit" disabled={action.busy}>
+        Send the payout
+      </button>
+      {action.error ? <ProblemNote error={action.error} /> : null}
+    </form>
+  );
+}
+
 export function PayoutsPage() {
   const { merchant } = useMerchant();
   const initial = new URLSearchParams(location.search);
-  const [draft, setDraft] = useState({ status: '', payee: initial.get('payee') ?? '', from: '', to: '' });
-  const [filters, setFilters] = useState<PayoutFilters>(draft.payee ? { PayeeId: Number(draft.payee) } : {});
+  const [draft, setDraft] = useState({ status: initial.get('status') ?? '', payee: initial.get('payee') ?? '', from: '', to: '' });
+  const [filters, setFilters] = useState<PayoutFilters>({
+    ...(draft.status ? { Status: draft.status as PayoutState } : {}),
+    ...(draft.payee ? { PayeeId: Number(draft.payee) } : {}),
+  });
   const pager = usePager(() => eachPayout(merchant, { ...filters, PageSize: pageSize }), [merchant, filters]);
   const payees = usePayeeNames(
     merchant,
@@ -96,7 +153,9 @@ export function PayoutsPage() {
             </th>
             <th scope="col">State</th>
             <th scope="col">Created</th>
-            <th scope="col">Updated</th>
+            <th scope="col" class="wide-only">
+              Updated
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -115,7 +174,7 @@ export function PayoutsPage() {
               <td>
                 <Time iso={p.CreatedOn} />
               </td>
-              <td>
+              <td class="wide-only">
                 <Time iso={p.UpdatedOn} />
               </td>
             </tr>
@@ -123,6 +182,9 @@ export function PayoutsPage() {
         </tbody>
       </table>
       <PagerFooter pager={pager} noun={['payout', 'payouts']} />
+      <Section title="Send a payout" id="payout-create">
+        <CreatePayout payee={draft.payee} />
+      </Section>
     </Page>
   );
 }

@@ -9,7 +9,7 @@ import { useAction } from '../ui/action.js';
 import { formatDuration } from '../ui/format.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { ProblemNote } from '../ui/problem.js';
+import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
 import { SecretOnce } from '../ui/secret.js';
 import { Badge, Time } from '../ui/values.js';
 import { useLoad } from '../ui/load.js';
@@ -118,23 +118,7 @@ function RegisterForm({
         value={url}
         onInput={(e) => setUrl(e.currentTarget.value)}
       />
-      <fieldset>
-        <legend>Events (none chosen: every event)</legend>
-        <div class="choices">
-          {events.map((type) => (
-            <label key={type} class="choice">
-              <input
-                type="checkbox"
-                name="events"
-                value={type}
-                checked={chosen.includes(type)}
-                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, type] : chosen.filter((t) => t !== type))}
-              />
-              {type}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <EventChoices legend="Events (none chosen: every event)" events={events} chosen={chosen} onChange={setChosen} />
       <fieldset>
         <legend>Environment</legend>
         {merchantEnums.WebhookEnvironment.map((env) => (
@@ -160,25 +144,115 @@ function RegisterForm({
   );
 }
 
+/** The events a registration may select, as checkboxes. */
+function EventChoices({
+  legend,
+  events,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  events: readonly string[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      <div class="choices">
+        {events.map((type) => (
+          <label key={type} class="choice">
+            <input
+              type="checkbox"
+              name="events"
+              value={type}
+              checked={chosen.includes(type)}
+              onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, type] : chosen.filter((t) => t !== type))}
+            />
+            {type}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A registration's events, changed; a registration made without a choice receives every event until one is saved. */
+function EditEvents({
+  webhook,
+  events,
+  save,
+}: {
+  webhook: Webhook;
+  events: readonly string[];
+  save: (events: string[]) => Promise<unknown>;
+}) {
+  const [chosen, setChosen] = useState<string[]>(webhook.events);
+  const action = useAction(save);
+  return (
+    <form
+      class="form"
+      aria-label="Change the events"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        await action.run(chosen);
+      }}
+    >
+      <EventChoices legend="Events to receive from now on (one at least)" events={events} chosen={chosen} onChange={setChosen} />
+      <button type="submit" disabled={action.busy || chosen.length === 0}>
+        Save the events
+      </button>
+      {action.result ? (
+        <p role="status" class="notice">
+          Saved: {chosen.length} {chosen.length === 1 ? 'event' : 'events'}.
+        </p>
+      ) : null}
+      {action.error ? <ProblemNote error={action.error} /> : null}
+    </form>
+  );
+}
+
 export function WebhookPage({ id }: { id: string }) {
   const { clients } = useConsole();
   const api = useMemo(() => webhooksOf(clients), [clients]);
-  const webhook = useLoad(() => api.get(id), [api, id]);
+  const [version, setVersion] = useState(0);
+  const webhook = useLoad(() => api.get(id), [api, id, version]);
   const deliveries = usePager(() => api.deliveries(id, pageSize), [api, id]);
   const test = useAction(api.test);
   const rotate = useAction(api.rotateSecret);
   const remove = useAction(api.remove);
+  const toggle = useAction((enabled: boolean) => api.update(id, { enabled }));
   const [secret, setSecret] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
+  const current = webhook.value;
 
+  if (isNotFound(webhook.error))
+    return (
+      <Page title="No such registration">
+        <Missing error={webhook.error}>
+          <Link href="/webhooks">All registrations</Link>
+        </Missing>
+      </Page>
+    );
   return (
     <Page title="Webhook registration">
       <p>
         <Link href="/webhooks">All registrations</Link>
       </p>
       {webhook.error ? <ProblemNote error={webhook.error} /> : null}
-      {webhook.value ? <WebhookFacts webhook={webhook.value} /> : null}
+      {current ? <WebhookFacts webhook={current} /> : null}
       <div class="toolbar">
+        {current ? (
+          <button
+            type="button"
+            disabled={toggle.busy}
+            onClick={async () => {
+              if (await toggle.run(!current.enabled)) setVersion((v) => v + 1);
+            }}
+          >
+            {current.enabled ? 'Disable deliveries' : 'Enable deliveries'}
+          </button>
+        ) : null}
         <button
           type="button"
           disabled={test.busy}
@@ -226,8 +300,21 @@ export function WebhookPage({ id }: { id: string }) {
           {test.result.statusCode !== null ? `, HTTP ${test.result.statusCode}` : ''}.
         </p>
       ) : null}
-      {[test.error, rotate.error, remove.error].map((e, i) => (e ? <ProblemNote key={i} error={e} /> : null))}
+      {[test.error, rotate.error, remove.error, toggle.error].map((e, i) => (e ? <ProblemNote key={i} error={e} /> : null))}
       {secret ? <SecretOnce label="New signing secret" value={secret} onDone={() => setSecret(undefined)} /> : null}
+      {webhook.value ? (
+        <Section title="Events" id="webhook-events">
+          <EditEvents
+            webhook={webhook.value}
+            events={api.events}
+            save={async (events) => {
+              const saved = await api.update(id, { events });
+              setVersion((v) => v + 1);
+              return saved;
+            }}
+          />
+        </Section>
+      ) : null}
       <Section title="Deliveries" id="deliveries">
         <DeliveryTable
           deliveries={deliveries.items}
@@ -253,6 +340,10 @@ function WebhookFacts({ webhook }: { webhook: Webhook }) {
       <dd>{webhook.events.length === 0 ? 'All' : webhook.events.join(', ')}</dd>
       <dt>Environment</dt>
       <dd>{webhook.environment}</dd>
+      <dt>Deliveries</dt>
+      <dd>
+        <Badge value={webhook.enabled ? 'enabled' : 'disabled'} />
+      </dd>
       <dt>Signed</dt>
       <dd>{webhook.signed ? 'Yes' : 'No'}</dd>
       <dt>Retries</dt>
