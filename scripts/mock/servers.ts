@@ -5,9 +5,9 @@
 // Each group's port is answered by its front (scripts/mock/front.ts: the service's own request checks and
 // problems, then Prism), and Prism itself listens on a free port of its own behind it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { groups as allGroups, type Group } from '../../generated/index.js';
@@ -39,6 +39,8 @@ export interface MockOptions {
 export interface RunningMocks {
   /** The origin each group's mock answers at (`http://127.0.0.1:4010`). */
   urls: Record<Group, string>;
+  /** The document each group's Prism serves (the bundle, or in dynamic mode a temporary copy removed on stop). */
+  documents: Record<Group, string>;
   /** Stops every mock and waits for the processes to end. */
   stop(): Promise<void>;
 }
@@ -67,6 +69,7 @@ interface Child {
   stopping: boolean;
   /** The front on the group's port, when there is one. */
   front?: Server;
+  document: string;
 }
 
 const openValue = '#/components/schemas/OpenEnumValue';
@@ -74,7 +77,8 @@ const openValue = '#/components/schemas/OpenEnumValue';
 /** The document the dynamic mock draws from: each open enumeration (`anyOf: [<known values>, OpenEnumValue]`) as its
  * known values, and each union without its member for kinds added later (a schema with a property that is any later
  * value, such as EventEnvelope's `type`), so a drawn `Status` or event `type` is one a `switch` has a branch for
- * rather than random text. Written to a temporary folder: generated/ stays what the documents produce. */
+ * rather than random text. Written to a temporary folder, removed when its Prism exits: generated/ stays what the
+ * documents produce. */
 function dynamicDocument(document: string, group: Group): string {
   const doc = JSON.parse(readFileSync(document, 'utf8')) as Node;
   const later = new Set(
@@ -102,7 +106,16 @@ function startOne(group: Group, port: number, options: MockOptions): Promise<Chi
   const dynamic = options.dynamic ? ['--dynamic', '--json-schema-faker-fillProperties=false'] : [];
   const args = ['mock', document, '--host', mockHost, '--port', String(port), ...dynamic];
   const proc = spawn(prismBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
-  const child: Child = { group, port, process: proc, stopping: false, exited: new Promise((r) => proc.once('close', () => r())) };
+  const child: Child = {
+    group,
+    port,
+    process: proc,
+    stopping: false,
+    document,
+    exited: new Promise((r) => proc.once('close', () => r())),
+  };
+  // The dynamic document's folder is Prism's alone: gone when Prism is, however it ended.
+  if (document !== bundled) proc.once('close', () => rmSync(dirname(document), { recursive: true, force: true }));
   const output: string[] = [];
 
   return new Promise<Child>((resolve, reject) => {
@@ -207,5 +220,6 @@ export async function startMocks(options: MockOptions = {}): Promise<RunningMock
     throw new Error(failures.map((e) => e.message).join('\n\n'));
   }
   const urls = Object.fromEntries(allGroups.map((g) => [g, mockUrl(g, portBase)])) as Record<Group, string>;
-  return { urls, stop: () => stopAll(children) };
+  const documents = Object.fromEntries(children.map((c) => [c.group, c.document])) as Record<Group, string>;
+  return { urls, documents, stop: () => stopAll(children) };
 }

@@ -2,6 +2,7 @@
 // json-schema-faker) answers every operation of every group, three times over since each answer is drawn anew:
 // never a 5xx, always a documented status with a body of the documented shape (as far as the generator can
 // follow the schemas; an open enumeration drawn from its documented values), and every list a last page.
+import { existsSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups, type Group } from '../../generated/index.js';
@@ -16,7 +17,11 @@ beforeAll(async () => {
   mocks = await startMocks({ portBase: await suitePortRange(groups.length, 5900, 6500), dynamic: true });
 }, 120_000);
 afterAll(async () => {
+  const documents = Object.values(mocks?.documents ?? {});
   await mocks?.stop();
+  // Each temporary document is gone with its Prism (the 'close' handler ran before stop resolved).
+  expect(documents.length).toBe(groups.length);
+  expect(documents.filter((d) => existsSync(d))).toEqual([]);
 });
 
 /**
