@@ -400,7 +400,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again by itself; read the event with `getEvent`, or send it again with `redeliverWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. A failed delivery is tried again by itself only for a registration with `retries: true`, each attempt listed here; otherwise each event is delivered once. Read the event with `getEvent`, or send it again with `redeliverWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -448,7 +448,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the merchant's events of the last 30 days, newest first: every event its payouts produced, whether or not a webhook registration received it, each with the body its deliveries carried (the same `id`). A receiver that was down recovers what it missed by listing from when it went down (`CreatedFrom`) and handling the ids it has not seen. Filter by `Type` (repeatable), by payout (`PayoutUniqueReference`) and by time. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Events older than 30 days are deleted.
+         * @description Lists the merchant's events of the last 30 days, newest first: every event of its payouts, payments, transfers, verifications and notifications of change, whether or not a webhook registration received it, each with the body its deliveries carried (the same `id`). A receiver that was down recovers what it missed by listing from when it went down (`CreatedFrom`) and handling the ids it has not seen. Filter by `Type` (repeatable), by payout (`PayoutUniqueReference`) and by time. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null. Events older than 30 days are deleted.
          */
         get: operations["listEvents"];
         put?: never;
@@ -498,7 +498,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.created
-         * @description The payout was accepted and recorded; it will be processed asynchronously. Sent once to every webhook registration of the merchant that selected `payout.created` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The payout was accepted and recorded; it will be processed asynchronously. Sent once to every webhook registration of the merchant that selected `payout.created` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCreatedWebhook"];
         delete?: never;
@@ -518,7 +518,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.processing
-         * @description The payout is being processed; it can no longer be cancelled. Sent once to every webhook registration of the merchant that selected `payout.processing` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The payout is being processed; it can no longer be cancelled. Sent once to every webhook registration of the merchant that selected `payout.processing` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutProcessingWebhook"];
         delete?: never;
@@ -538,7 +538,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.sent
-         * @description The payout was handed to the bank or payment provider. Sent once to every webhook registration of the merchant that selected `payout.sent` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The payout was handed to the bank or payment provider. Sent once to every webhook registration of the merchant that selected `payout.sent` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutSentWebhook"];
         delete?: never;
@@ -558,7 +558,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.completed
-         * @description The money was delivered to the payee's account. This state is final. Sent once to every webhook registration of the merchant that selected `payout.completed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The money was delivered to the payee's account. A completed payout can still be returned by the receiving bank (`payout.returned`); no other state follows. Sent once to every webhook registration of the merchant that selected `payout.completed` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCompletedWebhook"];
         delete?: never;
@@ -578,7 +578,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.failed
-         * @description The payout could not be completed; `reasons` says why. This state is final. Sent once to every webhook registration of the merchant that selected `payout.failed` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The payout could not be completed; `reasons` says why. This state is final. Sent once to every webhook registration of the merchant that selected `payout.failed` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutFailedWebhook"];
         delete?: never;
@@ -598,7 +598,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.cancelled
-         * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The payout was cancelled before processing started. This state is final. Sent once to every webhook registration of the merchant that selected `payout.cancelled` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutCancelledWebhook"];
         delete?: never;
@@ -618,7 +618,7 @@ export interface webhooks {
         put?: never;
         /**
          * payout.returned
-         * @description The receiving bank returned the completed payout, days after it completed: `return_code` is the ACH return reason code and `reasons` says what it means. This state is final. Sent once to every webhook registration of the merchant that selected `payout.returned` in the payout's environment. There is no resend when the receiver fails or does not answer within 5 seconds. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
+         * @description The receiving bank returned the completed payout, days after it completed: `return_code` is the ACH return reason code and `reasons` says what it means. This state is final. Sent once to every webhook registration of the merchant that selected `payout.returned` in the payout's environment. A delivery that fails (a status other than 2xx, or no answer within 5 seconds) is tried again by itself only for a registration with `retries: true`; any delivery can be sent again from the registration's delivery log. Every delivery carries the event's id in `webhook-id`; registrations made with `signed: true` also receive Standard Webhooks signature headers. A missed event can be read back with `listEvents`.
          */
         post: operations["payoutReturnedWebhook"];
         delete?: never;

@@ -384,7 +384,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. Each event is delivered once, so a failed delivery is not tried again by itself; read the event with `getPartnerEvent`, or send it again with `redeliverPartnerWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
+         * @description Lists the deliveries made to one registration in the last 30 days, newest event first (an event's attempts newest first): which event, which attempt, the outcome, the receiver's HTTP status, how long it took and, when it failed, why. A failed delivery is tried again by itself only for a registration with `retries: true`, each attempt listed here; otherwise each event is delivered once. Read the event with `getPartnerEvent`, or send it again with `redeliverPartnerWebhookDelivery`. Pages are cursor-based: pass the response's `nextCursor` as `Cursor` until it is null.
          */
         get: operations["listPartnerWebhookDeliveries"];
         put?: never;

@@ -280,7 +280,7 @@ export function limitBlocks(bundles: Record<Group, Node>): Record<string, string
     ['Access token lifetime', `${code(`expires_in: ${expires.example}`)} ${escapeHtml(String(expires.description ?? ''))}`],
     ['Webhook registrations', escapeHtml(sentenceIn(doc, /at most \d+ registrations/))],
     ['Accounts per payee', escapeHtml(sentenceIn(doc, /at most \d+ accounts/))],
-    ['Webhook delivery', escapeHtml(sentenceIn(doc, /no resend/i))],
+    ['Webhook delivery', escapeHtml(sentenceIn(doc, /A delivery that fails \(/))],
     [
       'Rate limits',
       `${escapeHtml(String(deref(doc, doc.components?.headers?.['RateLimit-Limit'])?.description ?? ''))} A 429 carries ${code('Retry-After')}.`,

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBankingClient } from '../../client/create-clients.js';
 import { eachCounterparty, eachTransaction } from '../../client/paginate.js';
 import { unwrap } from '../../client/problem-error.js';
+import { PaymentState } from '../../generated/counterparty/enums.js';
 import type { components, operations } from '../../generated/counterparty/schema.js';
 import { newMerchant, type TestMerchant } from '../support/merchants.js';
 import { documentedRequest, newPartner, type TestPartner } from '../support/partners.js';
@@ -143,6 +144,8 @@ describe.each(stores)('counterparty API on $name', (kind) => {
     const before = new Date(Date.now() - 60_000).toISOString();
     const after = new Date(Date.now() + 60_000).toISOString();
     expect(await ids({})).toEqual(all);
+    // A status filter may name every payment state (each array filter takes all of its values).
+    expect(await ids({ transactionStatus: [...PaymentState], processingStatus: [...PaymentState] })).toEqual(all);
     expect(await ids({ minAmount: 100 })).toEqual([mid.paymentId, large.paymentId].sort((a, b) => a - b));
     expect(await ids({ minAmount: 250.25, maxAmount: 250.25 })).toEqual([mid.paymentId]);
     expect(await ids({ maxAmount: 250.24 })).toEqual([small.paymentId]);
