@@ -44,84 +44,65 @@ export const pagers = {
 } as const;
 
 /** Payouts, newest first, following `nextCursor` (groups A and B). */
-export async function* eachPayout(client: MerchantClient | PlatformClient, query: PayoutQuery = {}) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap((client as MerchantClient).GET('/v1/payouts', { params: { query: { ...query, Cursor: cursor } } }));
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+export function eachPayout(client: MerchantClient | PlatformClient, query: PayoutQuery = {}) {
+  return byCursor((Cursor) => unwrap((client as MerchantClient).GET('/v1/payouts', { params: { query: { ...query, Cursor } } })));
 }
 
 /** Events of the last 30 days, newest first, following `nextCursor` (groups A and B): how a receiver catches up. */
-export async function* eachEvent(client: MerchantClient | PlatformClient, query: EventQuery = {}) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap((client as MerchantClient).GET('/v1/events', { params: { query: { ...query, Cursor: cursor } } }));
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+export function eachEvent(client: MerchantClient | PlatformClient, query: EventQuery = {}) {
+  return byCursor((Cursor) => unwrap((client as MerchantClient).GET('/v1/events', { params: { query: { ...query, Cursor } } })));
 }
 
 /** One registration's deliveries, newest first, following `nextCursor` (group A). */
-export async function* eachWebhookDelivery(client: MerchantClient, webhookId: string, query: DeliveryQuery = {}) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap(
-      client.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { ...query, Cursor: cursor } } }),
-    );
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+export function eachWebhookDelivery(client: MerchantClient, webhookId: string, query: DeliveryQuery = {}) {
+  return byCursor((Cursor) =>
+    unwrap(client.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { ...query, Cursor } } })),
+  );
 }
 
 /**
  * A partner's events of the last 30 days (its payment requests' `payment.*` and `noc.received`, and its tests), newest
  * first, following `nextCursor` (groups C and E): how a partner's receiver catches up.
  */
-export async function* eachPartnerEvent(client: PartnerClient | CounterpartyClient, query: PartnerEventQuery = {}) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap((client as PartnerClient).GET('/finance/v1/events', { params: { query: { ...query, Cursor: cursor } } }));
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+export function eachPartnerEvent(client: PartnerClient | CounterpartyClient, query: PartnerEventQuery = {}) {
+  return byCursor((Cursor) => unwrap((client as PartnerClient).GET('/finance/v1/events', { params: { query: { ...query, Cursor } } })));
 }
 
 /** One of a partner's registrations' deliveries, newest first, following `nextCursor` (groups C and E). */
-export async function* eachPartnerWebhookDelivery(
+export function eachPartnerWebhookDelivery(
   client: PartnerClient | CounterpartyClient,
   webhookId: string,
   query: PartnerDeliveryQuery = {},
 ) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap(
+  return byCursor((Cursor) =>
+    unwrap(
       (client as PartnerClient).GET('/finance/v1/webhooks/{id}/deliveries', {
-        params: { path: { id: webhookId }, query: { ...query, Cursor: cursor } },
+        params: { path: { id: webhookId }, query: { ...query, Cursor } },
       }),
-    );
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+    ),
+  );
 }
 
 /** Payees matching the filters, page by page until a short page (groups A and B). */
-export async function* eachPayee(client: MerchantClient | PlatformClient, filters: PayeeFilters = {}) {
+export function eachPayee(client: MerchantClient | PlatformClient, filters: PayeeFilters = {}) {
   const pageSize = filters.pageSize ?? 100;
-  for (let pageNumber = 1; ; pageNumber++) {
-    const page = await unwrap((client as MerchantClient).POST('/v1/payees/list', { body: { ...filters, pageSize, pageNumber } }));
-    yield* page;
-    if (page.length < pageSize) return;
-  }
+  return byPageNumber(async (pageNumber) => ({
+    data: await unwrap((client as MerchantClient).POST('/v1/payees/list', { body: { ...filters, pageSize, pageNumber } })),
+    pageSize,
+  }));
 }
 
-async function* byPageNumber<T>(fetchPage: (pageNumber: number) => Promise<{ data: T[]; totalCount: number; pageSize: number }>) {
+/**
+ * Every item of a page-numbered list, from page 1 until the pages have given `totalCount` items, or, for a list that
+ * answers no total (the payee list's bare array), until a page shorter than `pageSize`.
+ */
+async function* byPageNumber<T>(fetchPage: (pageNumber: number) => Promise<{ data: T[]; totalCount?: number; pageSize: number }>) {
   for (let pageNumber = 1, seen = 0; ; pageNumber++) {
     const page = await fetchPage(pageNumber);
     yield* page.data;
     seen += page.data.length;
-    if (page.data.length === 0 || seen >= page.totalCount) return;
+    const ended = page.totalCount === undefined ? page.data.length < page.pageSize : seen >= page.totalCount;
+    if (page.data.length === 0 || ended) return;
   }
 }
 
@@ -147,13 +128,8 @@ export function eachTransaction(client: CounterpartyClient, search: Counterparty
 }
 
 /** Counterparties of the partner's linked merchants, newest first, following `nextCursor` (group E). */
-export async function* eachCounterparty(client: CounterpartyClient, query: CounterpartyQuery = {}) {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap(client.GET('/finance/v1/payee', { params: { query: { ...query, Cursor: cursor } } }));
-    yield* page.data;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+export function eachCounterparty(client: CounterpartyClient, query: CounterpartyQuery = {}) {
+  return byCursor((Cursor) => unwrap(client.GET('/finance/v1/payee', { params: { query: { ...query, Cursor } } })));
 }
 
 type BankingQuery<Id extends keyof BankingOperations> = Omit<NonNullable<BankingOperations[Id]['parameters']['query']>, 'Cursor'>;
