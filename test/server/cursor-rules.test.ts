@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   badCursor,
+  cursorPage,
   decodeCursor,
   encodeCursor,
   idCursorList,
-  rowsToFetch,
-  splitPage,
   textCursorList,
   type CursorList,
 } from '../../server/platform/store/cursor.js';
@@ -68,19 +67,35 @@ describe('encodeCursor and decodeCursor', () => {
   });
 });
 
-describe('splitPage', () => {
-  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: 100 - i }));
+describe('cursorPage', () => {
+  // A list of ids 100, 99, ... 1, newest first, as a store walks it: the rows after a position, at most `limit`.
+  const walked: { after: number | undefined; limit: number }[] = [];
+  const fetch = async (after: number | undefined, limit: number) => {
+    walked.push({ after, limit });
+    return Array.from({ length: 100 }, (_, i) => ({ id: 100 - i }))
+      .filter((r) => after === undefined || r.id < after)
+      .slice(0, limit);
+  };
+  const byId = (r: { id: number }) => r.id;
 
-  it('fetches one row beyond the page', () => {
-    expect(rowsToFetch(undefined)).toBe(26);
-    expect(rowsToFetch(1)).toBe(2);
+  it('fetches one row beyond the page, from the position its cursor names', async () => {
+    walked.length = 0;
+    const first = await cursorPage(transfers, {}, fetch, byId);
+    expect(first.page.map(byId)).toEqual(Array.from({ length: 25 }, (_, i) => 100 - i));
+    expect(walked).toEqual([{ after: undefined, limit: 26 }]);
+    const second = await cursorPage(transfers, { Cursor: first.nextCursor!, PageSize: 2 }, fetch, byId);
+    expect(second.page.map(byId)).toEqual([75, 74]);
+    expect(walked[1]).toEqual({ after: 76, limit: 3 });
+    expect(decodeCursor(transfers, second.nextCursor!)).toBe(74);
   });
 
-  it('gives the cursor of the last row of a full page, and null on the last page', () => {
-    const full = splitPage(transfers, rows(3), 2, (r) => r.id);
-    expect(full.page).toEqual([{ id: 100 }, { id: 99 }]);
-    expect(decodeCursor(transfers, full.nextCursor!)).toBe(99);
-    expect(splitPage(transfers, rows(2), 2, (r) => r.id)).toEqual({ page: rows(2), nextCursor: null });
-    expect(splitPage(transfers, [], undefined, (r: { id: number }) => r.id)).toEqual({ page: [], nextCursor: null });
+  it('gives null as the next cursor on the last page, and refuses a cursor of another list before fetching', async () => {
+    expect(await cursorPage(transfers, { Cursor: encodeCursor(transfers, 3), PageSize: 2 }, fetch, byId)).toEqual({
+      page: [{ id: 2 }, { id: 1 }],
+      nextCursor: null,
+    });
+    walked.length = 0;
+    await expect(cursorPage(transfers, { Cursor: encodeCursor(payouts, reference) }, fetch, byId)).rejects.toEqual(badCursor());
+    expect(walked).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 // stops working, so that the token operations can tell a client still sending it that it was replaced.
 import type { Selectable, Transaction } from 'kysely';
 import { createWithinLimit } from '../../platform/store/count-limit.js';
-import { decodeCursor, rowsToFetch, splitPage, textCursorList } from '../../platform/store/cursor.js';
+import { cursorPage, textCursorList } from '../../platform/store/cursor.js';
 import type { Store } from '../../platform/store/database.js';
 import type { ApiClientTable, Database } from '../../platform/store/schema.js';
 import type { Owner } from '../events/owners.js';
@@ -192,18 +192,23 @@ export class Credentials {
 
   /** The active clients of `owner`, newest first, a page at a time. */
   async listFor(owner: Owner, query: { PageSize?: number; Cursor?: string }): Promise<{ data: ClientRecord[]; nextCursor: string | null }> {
-    const after = decodeCursor(credentialCursors, query.Cursor);
-    const [at, id] = after === undefined ? [] : [Number(after.slice(0, after.indexOf('.'))), after.slice(after.indexOf('.') + 1)];
-    let select = this.store.db
-      .selectFrom('api_clients')
-      .select(['client_id', 'created_at', 'last_used_at', 'rolled_at', 'previous_until'])
-      .where('owner_kind', '=', owner.kind)
-      .where('owner_id', '=', owner.id)
-      .where('revoked_at', 'is', null);
-    if (at !== undefined && id !== undefined)
-      select = select.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('client_id', '<', id)])]));
-    const rows = await select.orderBy('created_at', 'desc').orderBy('client_id', 'desc').limit(rowsToFetch(query.PageSize)).execute();
-    const { page, nextCursor } = splitPage(credentialCursors, rows, query.PageSize, (r) => `${Number(r.created_at)}.${r.client_id}`);
+    const { page, nextCursor } = await cursorPage(
+      credentialCursors,
+      query,
+      (after, limit) => {
+        const [at, id] = after === undefined ? [] : [Number(after.slice(0, after.indexOf('.'))), after.slice(after.indexOf('.') + 1)];
+        let select = this.store.db
+          .selectFrom('api_clients')
+          .select(['client_id', 'created_at', 'last_used_at', 'rolled_at', 'previous_until'])
+          .where('owner_kind', '=', owner.kind)
+          .where('owner_id', '=', owner.id)
+          .where('revoked_at', 'is', null);
+        if (at !== undefined && id !== undefined)
+          select = select.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('client_id', '<', id)])]));
+        return select.orderBy('created_at', 'desc').orderBy('client_id', 'desc').limit(limit).execute();
+      },
+      (r) => `${Number(r.created_at)}.${r.client_id}`,
+    );
     const now = this.now();
     return { data: page.map((r) => toRecord(r, now)), nextCursor };
   }

@@ -8,7 +8,7 @@ import type { BankingLedgerEntryTable } from '../../platform/store/banking-schem
 import type { Store } from '../../platform/store/database.js';
 import { inList } from '../../platform/store/in-list.js';
 import { isoTimestamp } from '../../platform/store/timestamps.js';
-import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../../platform/store/cursor.js';
+import { cursorPage, idCursorList } from '../../platform/store/cursor.js';
 import { findAccount, pathParam } from './lookups.js';
 
 type Schemas = components['schemas'];
@@ -38,19 +38,24 @@ export class AccountStatements {
   constructor(private readonly store: Store) {}
 
   async entries(merchantId: number, accountId: number, query: ListQuery): Promise<Schemas['AccountLedgerEntryList']> {
-    const below = decodeCursor(entryCursors, query.Cursor);
-    await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account'));
     const statuses = query.Status !== undefined && query.Status.length > 0 ? query.Status : statementStatuses;
-    const rows = await this.store.db
-      .selectFrom('banking_ledger_entries')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('status', 'in', inList(statuses))
-      .$if(below !== undefined, (q) => q.where('id', '<', below!))
-      .orderBy('id', 'desc')
-      .limit(rowsToFetch(query.PageSize))
-      .execute();
-    const { page, nextCursor } = splitPage(entryCursors, rows, query.PageSize, (row) => Number(row.id));
+    const { page, nextCursor } = await cursorPage(
+      entryCursors,
+      query,
+      async (below, limit) => {
+        await findAccount(this.store.db, merchantId, accountId, pathParam('accountId', 'unknown account'));
+        return this.store.db
+          .selectFrom('banking_ledger_entries')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('status', 'in', inList(statuses))
+          .$if(below !== undefined, (q) => q.where('id', '<', below!))
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute();
+      },
+      (row) => Number(row.id),
+    );
     return { data: page.map(toAccountLedgerEntry), nextCursor };
   }
 }

@@ -4,7 +4,7 @@
 import type { components, operations } from '../../../generated/banking/schema.js';
 import { Problem } from '../../platform/problems.js';
 import type { Store } from '../../platform/store/database.js';
-import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../../platform/store/cursor.js';
+import { cursorPage, idCursorList } from '../../platform/store/cursor.js';
 import { findBusiness, findCounterparty, pathParam } from './lookups.js';
 import {
   toAccount,
@@ -28,31 +28,40 @@ export class BankingReads {
   constructor(private readonly store: Store) {}
 
   async businesses(merchantId: number, query: QueryOf<'listBusinesses'>): Promise<Schemas['BusinessList']> {
-    const below = decodeCursor(businessCursors, query.Cursor);
-    const rows = await this.store.db
-      .selectFrom('banking_businesses')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .$if(below !== undefined, (q) => q.where('id', '<', below!))
-      .orderBy('id', 'desc')
-      .limit(rowsToFetch(query.PageSize))
-      .execute();
-    const { page, nextCursor } = splitPage(businessCursors, rows, query.PageSize, byId);
+    const { page, nextCursor } = await cursorPage(
+      businessCursors,
+      query,
+      (below, limit) =>
+        this.store.db
+          .selectFrom('banking_businesses')
+          .selectAll()
+          .where('merchant_id', '=', merchantId)
+          .$if(below !== undefined, (q) => q.where('id', '<', below!))
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute(),
+      byId,
+    );
     return { data: page.map(toBusiness), nextCursor };
   }
 
   async accounts(merchantId: number, businessId: number, query: QueryOf<'listBusinessAccounts'>): Promise<Schemas['AccountList']> {
-    const below = decodeCursor(accountCursors, query.Cursor);
-    await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
-    const rows = await this.store.db
-      .selectFrom('banking_accounts')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .$if(below !== undefined, (q) => q.where('id', '<', below!))
-      .orderBy('id', 'desc')
-      .limit(rowsToFetch(query.PageSize))
-      .execute();
-    const { page, nextCursor } = splitPage(accountCursors, rows, query.PageSize, byId);
+    const { page, nextCursor } = await cursorPage(
+      accountCursors,
+      query,
+      async (below, limit) => {
+        await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
+        return this.store.db
+          .selectFrom('banking_accounts')
+          .selectAll()
+          .where('business_id', '=', businessId)
+          .$if(below !== undefined, (q) => q.where('id', '<', below!))
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute();
+      },
+      byId,
+    );
     return { data: page.map((row) => toAccount(row)), nextCursor };
   }
 
@@ -77,17 +86,22 @@ export class BankingReads {
     businessId: number,
     query: QueryOf<'listBankingCounterparties'>,
   ): Promise<Schemas['CounterpartyList']> {
-    const below = decodeCursor(counterpartyCursors, query.Cursor);
-    await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
-    const rows = await this.store.db
-      .selectFrom('banking_counterparties')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .$if(below !== undefined, (q) => q.where('id', '<', below!))
-      .orderBy('id', 'desc')
-      .limit(rowsToFetch(query.PageSize))
-      .execute();
-    const { page, nextCursor } = splitPage(counterpartyCursors, rows, query.PageSize, byId);
+    const { page, nextCursor } = await cursorPage(
+      counterpartyCursors,
+      query,
+      async (below, limit) => {
+        await findBusiness(this.store.db, merchantId, businessId, pathParam('id', 'unknown business'));
+        return this.store.db
+          .selectFrom('banking_counterparties')
+          .selectAll()
+          .where('business_id', '=', businessId)
+          .$if(below !== undefined, (q) => q.where('id', '<', below!))
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute();
+      },
+      byId,
+    );
     return { data: page.map(toCounterparty), nextCursor };
   }
 

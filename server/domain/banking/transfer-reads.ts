@@ -11,7 +11,7 @@ import type { Store } from '../../platform/store/database.js';
 import { inList } from '../../platform/store/in-list.js';
 import type { Database } from '../../platform/store/schema.js';
 import { optionalTimestamp } from '../../platform/store/timestamps.js';
-import { decodeCursor, idCursorList, rowsToFetch, splitPage } from '../../platform/store/cursor.js';
+import { cursorPage, idCursorList } from '../../platform/store/cursor.js';
 import { findAccount, pathParam } from './lookups.js';
 import {
   type Balance,
@@ -169,7 +169,6 @@ export class TransferReads {
   }
 
   async forAccount(merchantId: number, accountId: number, query: ListQuery): Promise<components['schemas']['TransferList']> {
-    const below = decodeCursor(transferCursors, query.Cursor);
     const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
     const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
@@ -184,18 +183,25 @@ export class TransferReads {
     // cursor bounds both sides, so neither store starts its walk of either at the newest. The walk only passes
     // the merchant's own account (so a page with rows needs no lookup of it: an empty one tells an unknown
     // account, 404, from no transfers), and reads the balance each transfer shows with it.
-    const rows = await accountPage(db, {
-      accountId,
-      merchantId,
-      types: query.Type !== undefined && query.Type.length > 0 ? inList(query.Type) : undefined,
-      statuses: query.Status !== undefined && query.Status.length > 0 ? inList(query.Status) : undefined,
-      from,
-      to,
-      below,
-      limit: rowsToFetch(query.PageSize),
-    });
-    if (rows.length === 0) await findAccount(db, merchantId, accountId, pathParam('accountId', 'unknown account'));
-    const { page, nextCursor } = splitPage(transferCursors, rows, query.PageSize, (row) => Number(row.id));
+    const { page, nextCursor } = await cursorPage(
+      transferCursors,
+      query,
+      async (below, limit) => {
+        const rows = await accountPage(db, {
+          accountId,
+          merchantId,
+          types: query.Type !== undefined && query.Type.length > 0 ? inList(query.Type) : undefined,
+          statuses: query.Status !== undefined && query.Status.length > 0 ? inList(query.Status) : undefined,
+          from,
+          to,
+          below,
+          limit,
+        });
+        if (rows.length === 0) await findAccount(db, merchantId, accountId, pathParam('accountId', 'unknown account'));
+        return rows;
+      },
+      (row) => Number(row.id),
+    );
     const balances = new Map<number, BalanceRow>();
     for (const row of page) balances.set(Number(row.account_id), balanceRowOf(row));
     return { data: await transferViews(db, page, Date.now(), balances), nextCursor };

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { components } from '../../../generated/console/schema.js';
 import { sql } from 'kysely';
 import { Problem } from '../../platform/problems.js';
-import { decodeCursor, rowsToFetch, splitPage, textCursorList } from '../../platform/store/cursor.js';
+import { cursorPage, textCursorList } from '../../platform/store/cursor.js';
 import type { Store } from '../../platform/store/database.js';
 import { isoTimestamp, optionalTimestamp } from '../../platform/store/timestamps.js';
 import { cutToCodePoints } from '../../platform/text/code-points.js';
@@ -197,7 +197,6 @@ export class RequestLogs {
       throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
         errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
       });
-    const after = decodeCursor(logCursors, query.Cursor);
     const oldest = await this.boundary(owner, requestLogLimits.perOwner - 1);
     let q = this.store.db
       .selectFrom('request_logs')
@@ -220,12 +219,19 @@ export class RequestLogs {
     }
     if (query.ClientId !== undefined)
       q = query.ClientId === consoleClient ? q.where('client_id', 'is', null) : q.where('client_id', '=', query.ClientId);
-    if (after !== undefined) {
-      const [at, id] = after.split('.').map(Number) as [number, number];
-      q = q.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
-    }
-    const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(rowsToFetch(query.PageSize)).execute();
-    const { page, nextCursor } = splitPage(logCursors, rows, query.PageSize, (r) => `${Number(r.at)}.${Number(r.id)}`);
+    const { page, nextCursor } = await cursorPage(
+      logCursors,
+      query,
+      (after, limit) => {
+        let walk = q;
+        if (after !== undefined) {
+          const [at, id] = after.split('.').map(Number) as [number, number];
+          walk = walk.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
+        }
+        return walk.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      },
+      (r) => `${Number(r.at)}.${Number(r.id)}`,
+    );
     return {
       data: page.map((r) => ({
         time: isoTimestamp(Number(r.at)),

@@ -11,7 +11,7 @@ import { merchantOwner, ownedBy, type Owner, partnerOwner } from './owners.js';
 import type { Kysely } from 'kysely';
 import { compiledQuery } from '../../platform/store/compiled-queries.js';
 import type { Database } from '../../platform/store/schema.js';
-import { decodeCursor, splitPage, textCursorList } from '../../platform/store/cursor.js';
+import { cursorPage, textCursorList } from '../../platform/store/cursor.js';
 
 type Schemas = components['schemas'];
 export type Event = Schemas['Event'];
@@ -65,24 +65,28 @@ export class Events {
   ) {}
 
   async list<E = Event>(owner: Owner, query: ListQuery): Promise<EventPage<E>> {
-    const pageSize = query.PageSize ?? 25;
     const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
     const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     if (from !== undefined && to !== undefined && to < from)
       throw new Problem('business-rule', 'CreatedTo is before CreatedFrom.', {
         errors: [{ parameter: 'CreatedTo', detail: 'must not be before CreatedFrom' }],
       });
-    const rows = await ownersPage(this.store.db, {
-      merchant: owner.kind === 'merchant' ? owner.id : undefined,
-      partner: owner.kind === 'partner' ? owner.id : undefined,
-      from: Math.max(from ?? 0, this.now() - eventRetentionMs),
-      to,
-      types: query.Type !== undefined && query.Type.length > 0 ? inList(query.Type) : undefined,
-      subject: query.PayoutUniqueReference,
-      after: decodeCursor(eventCursors, query.Cursor),
-      limit: pageSize + 1,
-    });
-    const { page, nextCursor } = splitPage(eventCursors, rows, pageSize, (row) => row.event_id);
+    const { page, nextCursor } = await cursorPage(
+      eventCursors,
+      query,
+      (after, limit) =>
+        ownersPage(this.store.db, {
+          merchant: owner.kind === 'merchant' ? owner.id : undefined,
+          partner: owner.kind === 'partner' ? owner.id : undefined,
+          from: Math.max(from ?? 0, this.now() - eventRetentionMs),
+          to,
+          types: query.Type !== undefined && query.Type.length > 0 ? inList(query.Type) : undefined,
+          subject: query.PayoutUniqueReference,
+          after,
+          limit,
+        }),
+      (row) => row.event_id,
+    );
     return { data: page.map((r) => JSON.parse(r.payload) as E), nextCursor };
   }
 

@@ -6,7 +6,7 @@ import { Problem } from '../../platform/problems.js';
 import type { Store } from '../../platform/store/database.js';
 import { linkedTo, type PartnerScope } from './partner-scope.js';
 import { toCounterparty } from './recipients.js';
-import { decodeCursor, idCursorList, splitPage } from '../../platform/store/cursor.js';
+import { cursorPage, idCursorList } from '../../platform/store/cursor.js';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listCounterparties']['parameters']['query']>;
@@ -38,20 +38,23 @@ export class Counterparties {
   async list(partnerId: number, query: ListQuery): Promise<Schemas['CounterpartyList']> {
     if (query.MerchantId !== undefined)
       await this.scope.requireLinked(partnerId, query.MerchantId, { parameter: 'MerchantId', detail: 'unknown merchant' });
-    const pageSize = query.PageSize ?? 25;
     let q = this.store.db
       .selectFrom('payees')
       .selectAll()
       .where('kind', '=', 'counterparty')
       .where('merchant_id', 'in', linkedTo(this.store.db, partnerId));
     if (query.MerchantId !== undefined) q = q.where('merchant_id', '=', query.MerchantId);
-    const below = decodeCursor(counterpartyCursors, query.Cursor);
-    if (below !== undefined) q = q.where('id', '<', below);
-    const rows = await q
-      .orderBy('id', 'desc')
-      .limit(pageSize + 1)
-      .execute();
-    const { page, nextCursor } = splitPage(counterpartyCursors, rows, pageSize, (row) => Number(row.id));
+    const { page, nextCursor } = await cursorPage(
+      counterpartyCursors,
+      query,
+      (below, limit) =>
+        q
+          .$if(below !== undefined, (p) => p.where('id', '<', below!))
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute(),
+      (row) => Number(row.id),
+    );
     return { data: page.map(toCounterparty), nextCursor };
   }
 }

@@ -21,7 +21,7 @@ import { optionalTimestamp } from '../../platform/store/timestamps.js';
 import { recordEvent, transition } from './payout-transitions.js';
 import { toPayout, type Payout } from './payout-views.js';
 import type { Kysely, Selectable } from 'kysely';
-import { decodeCursor, splitPage, textCursorList } from '../../platform/store/cursor.js';
+import { cursorPage, textCursorList } from '../../platform/store/cursor.js';
 
 type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
@@ -143,7 +143,6 @@ export class Payouts {
 
   /** Newest first, by reference (references sort by creation time); the cursor is the last reference seen. */
   async list(merchantId: number, query: ListQuery): Promise<Schemas['PayoutList']> {
-    const pageSize = query.PageSize ?? 25;
     const from = optionalTimestamp(query.CreatedFrom, { parameter: 'CreatedFrom' });
     const to = optionalTimestamp(query.CreatedTo, { parameter: 'CreatedTo' });
     // A range that ends before it starts contradicts itself: 422, as every contradicting filter (DECISIONS, Errors).
@@ -159,13 +158,17 @@ export class Payouts {
     // The contract allows one pair (maxProperties 1).
     for (const [key, value] of Object.entries(query.metadata ?? {}))
       q = q.where(metadataMatches(this.store.dialect, 'payouts', key, value));
-    const after = decodeCursor(payoutCursors, query.Cursor);
-    if (after !== undefined) q = q.where('reference', '<', after);
-    const rows = await q
-      .orderBy('reference', 'desc')
-      .limit(pageSize + 1)
-      .execute();
-    const { page, nextCursor } = splitPage(payoutCursors, rows, pageSize, (row) => row.reference);
+    const { page, nextCursor } = await cursorPage(
+      payoutCursors,
+      query,
+      (after, limit) =>
+        q
+          .$if(after !== undefined, (p) => p.where('reference', '<', after!))
+          .orderBy('reference', 'desc')
+          .limit(limit)
+          .execute(),
+      (row) => row.reference,
+    );
     return { data: page.map(toPayout), nextCursor };
   }
 

@@ -14,7 +14,7 @@ import { takeTurn } from '../../platform/store/turns.js';
 import { noMerchant, ownedBy, type Owner } from '../events/owners.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookRegistrations } from './webhook-registrations.js';
-import { decodeCursor, splitPage, type CursorList } from '../../platform/store/cursor.js';
+import { cursorPage, type CursorList } from '../../platform/store/cursor.js';
 
 type Schemas = components['schemas'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -65,26 +65,23 @@ export class WebhookDeliveries {
 
   async list(owner: Owner, webhookId: string, query: ListQuery): Promise<Schemas['WebhookDeliveryList']> {
     await this.registrations.find(owner, webhookId);
-    const pageSize = query.PageSize ?? 25;
-    let q = this.select().where('d.webhook_id', '=', webhookId);
-    const after = decodeCursor(deliveryCursors, query.Cursor);
-    if (after !== undefined) {
-      const seen = await this.store.db.selectFrom('events').select('id').where('event_id', '=', after.eventId).executeTakeFirst();
-      // An event purged since the cursor was issued: nothing older is kept either.
-      const internalId = seen ? Number(seen.id) : 0;
-      q = q.where((eb) =>
-        eb.or([eb('d.event_id', '<', internalId), eb.and([eb('d.event_id', '=', internalId), eb('d.attempt', '<', after.attempt)])]),
-      );
-    }
-    const rows = await q
-      .orderBy('d.event_id', 'desc')
-      .orderBy('d.attempt', 'desc')
-      .limit(pageSize + 1)
-      .execute();
-    const { page, nextCursor } = splitPage(deliveryCursors, rows, pageSize, (row) => ({
-      eventId: row.event_id,
-      attempt: Number(row.attempt),
-    }));
+    const { page, nextCursor } = await cursorPage(
+      deliveryCursors,
+      query,
+      async (after, limit) => {
+        let q = this.select().where('d.webhook_id', '=', webhookId);
+        if (after !== undefined) {
+          const seen = await this.store.db.selectFrom('events').select('id').where('event_id', '=', after.eventId).executeTakeFirst();
+          // An event purged since the cursor was issued: nothing older is kept either.
+          const internalId = seen ? Number(seen.id) : 0;
+          q = q.where((eb) =>
+            eb.or([eb('d.event_id', '<', internalId), eb.and([eb('d.event_id', '=', internalId), eb('d.attempt', '<', after.attempt)])]),
+          );
+        }
+        return q.orderBy('d.event_id', 'desc').orderBy('d.attempt', 'desc').limit(limit).execute();
+      },
+      (row) => ({ eventId: row.event_id, attempt: Number(row.attempt) }),
+    );
     return { data: page.map(toDelivery), nextCursor };
   }
 

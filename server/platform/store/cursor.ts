@@ -4,6 +4,7 @@
 // (`badCursor`), naming the parameter. A position must match its list's pattern exactly, so an edited cursor is
 // refused rather than read as something else. The lists that issued bare positions before this codec (payouts,
 // events, webhook deliveries, group E's counterparties) still read them, so a client holding one keeps paging.
+// Every list pages through `cursorPage`, so each reads its cursor, fetches one row beyond its page and splits it alike.
 import { Problem } from '../problems.js';
 
 export interface CursorList<Position> {
@@ -62,10 +63,10 @@ export function textCursorList(kind: string, pattern: RegExp, options: { readsBa
 export const defaultPageSize = 25;
 
 /** How many rows a page fetches: one beyond the page tells whether another follows. */
-export const rowsToFetch = (pageSize: number | undefined) => (pageSize ?? defaultPageSize) + 1;
+const rowsToFetch = (pageSize: number | undefined) => (pageSize ?? defaultPageSize) + 1;
 
 /** Rows fetched newest first (`rowsToFetch` of them) as the page and the cursor of the next, null on the last page. */
-export function splitPage<Row, Position>(
+function splitPage<Row, Position>(
   list: CursorList<Position>,
   rows: Row[],
   pageSize: number | undefined,
@@ -74,4 +75,20 @@ export function splitPage<Row, Position>(
   const page = rows.slice(0, pageSize ?? defaultPageSize);
   const last = page[page.length - 1];
   return { page, nextCursor: rows.length > page.length && last !== undefined ? encodeCursor(list, positionOf(last)) : null };
+}
+
+/**
+ * One page of a cursor list, the one way every list pages: the request's cursor read (or refused with `badCursor`),
+ * `fetch` asked for the rows after that position, newest first, one more than the page (so the extra row says
+ * whether another page follows), and the page with the cursor of the next.
+ */
+export async function cursorPage<Row, Position>(
+  list: CursorList<Position>,
+  query: { Cursor?: string; PageSize?: number },
+  fetch: (after: Position | undefined, limit: number) => Promise<Row[]>,
+  positionOf: (row: Row) => Position,
+): Promise<{ page: Row[]; nextCursor: string | null }> {
+  const after = decodeCursor(list, query.Cursor);
+  const rows = await fetch(after, rowsToFetch(query.PageSize));
+  return splitPage(list, rows, query.PageSize, positionOf);
 }
