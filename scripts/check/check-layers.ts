@@ -172,6 +172,22 @@ export function importCycles(imports: Map<string, string[]>): string[][] {
   });
 }
 
+/** HTTP's own words, which only server/http/ writes: the domain and the platform state a challenge or a delay as data. */
+const httpWords = /^(www-authenticate|retry-after)$/i;
+const speaksNoHttp = /^server\/(domain|platform)\//;
+
+/** The string literals of a source that name an HTTP header of `httpWords` (comments are not code), with their lines. */
+function httpWordsIn(text: string): { word: string; line: number }[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
+  const found: { word: string; line: number }[] = [];
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    const literal = token === ts.SyntaxKind.StringLiteral || token === ts.SyntaxKind.NoSubstitutionTemplateLiteral;
+    if (literal && httpWords.test(scanner.getTokenValue()))
+      found.push({ word: scanner.getTokenValue(), line: text.slice(0, scanner.getTokenStart()).split('\n').length });
+  }
+  return found;
+}
+
 /** What breaks the layering or closes a cycle in the repository at `root`: one line each, empty when it holds. */
 export function layeringViolations(root: string): string[] {
   const violations: string[] = [];
@@ -188,6 +204,11 @@ export function layeringViolations(root: string): string[] {
       }
     }
     imports.set(file, targets);
+    if (speaksNoHttp.test(file))
+      for (const { word, line } of httpWordsIn(text))
+        violations.push(
+          `${file}:${line} names the header ${word}: a Problem states its challenge or retry delay as data, and server/http/ writes headers`,
+        );
   }
   for (const cycle of importCycles(imports)) violations.push(`an import cycle: ${cycle.join(' → ')}`);
   return violations;

@@ -3,7 +3,7 @@
 // stack trace out).
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { missingToken } from '../domain/auth/bearer-header.js';
-import { Problem, invalidRequest, missingBody, type FieldError } from '../platform/problems.js';
+import { type Challenge, Problem, invalidRequest, missingBody, type FieldError } from '../platform/problems.js';
 import { cutToCodePoints } from '../platform/text/code-points.js';
 import './locals.js';
 import { asOAuthError, problemMediaType } from './oauth-token-errors.js';
@@ -137,10 +137,23 @@ function fromValidator(err: ValidatorError, req: Request): Problem {
   }
 }
 
+/** A challenge as RFC 9110 §11.6.1 writes it (RFC 6750 §3 for Bearer's error and error_description). */
+export function challengeHeader(c: Challenge): string {
+  // error_description may not hold `"` or `\` (RFC 6750 §3).
+  const quoted = (s: string) => `"${s.replace(/["\\]/g, "'")}"`;
+  const params = [`realm=${quoted(c.realm)}`];
+  if (c.error) params.push(`error=${quoted(c.error)}`);
+  if (c.description) params.push(`error_description=${quoted(c.description)}`);
+  if (c.formAction) params.push(`form-action=${quoted(c.formAction)}`);
+  return `${c.scheme} ${params.join(', ')}`;
+}
+
 export function sendProblem(res: Response, req: Request, refusal: Problem): void {
   if (res.headersSent) return;
   const problem = asOAuthError(req, refusal);
   for (const [name, value] of Object.entries(problem.extra.headers ?? {})) res.setHeader(name, value);
+  if (problem.extra.challenge) res.setHeader('WWW-Authenticate', challengeHeader(problem.extra.challenge));
+  if (problem.extra.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.extra.retryAfterSeconds));
   const body = problem.body(instanceOf(req.originalUrl.split('?')[0] ?? '/'), requestIdOf(res));
   // The contract bounds these: a 100-field list and a 2,000-character detail (which may quote the path).
   if (body.errors) body.errors = body.errors.slice(0, 100);

@@ -12,6 +12,32 @@ export type FieldError = components['schemas']['ProblemFieldError'];
 export type ProblemBody = components['schemas']['Problem'];
 export type OAuthErrorCode = NonNullable<ProblemBody['error']>;
 
+/**
+ * How a refused caller may authenticate, as data: the HTTP layer writes it as `WWW-Authenticate`
+ * (http/errors.ts, `challengeHeader`), so no domain module names a header.
+ */
+export interface Challenge {
+  scheme: 'Basic' | 'Bearer' | 'Cookie';
+  realm: string;
+  /** RFC 6750 §3's error code (a Bearer challenge). */
+  error?: string;
+  /** RFC 6750 §3's error_description: said in the challenge too. */
+  description?: string;
+  /** Where a Cookie challenge's session is made. */
+  formAction?: string;
+}
+
+/** What a Problem says besides its kind and detail. */
+export interface ProblemExtra {
+  errors?: FieldError[];
+  error?: OAuthErrorCode;
+  challenge?: Challenge;
+  /** How long to wait before trying again: written as `Retry-After`. */
+  retryAfterSeconds?: number;
+  /** Headers of the HTTP layer's own refusals (a 404's Cache-Control); domain modules state data above instead. */
+  headers?: Record<string, string>;
+}
+
 export class Problem extends Error {
   readonly status: number;
   readonly title: string;
@@ -19,7 +45,7 @@ export class Problem extends Error {
   constructor(
     readonly kind: ProblemKind,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; error?: OAuthErrorCode; headers?: Record<string, string> } = {},
+    readonly extra: ProblemExtra = {},
   ) {
     super(detail);
     this.name = 'Problem';

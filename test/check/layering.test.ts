@@ -44,6 +44,18 @@ describe('the layering check', () => {
     ]);
   });
 
+  it('refuses a header name in domain or platform code, and lets comments and server/http/ name it', () => {
+    const root = tree({
+      'server/domain/auth/limits.ts': "// says `Retry-After` in a comment\nexport const h = { 'Retry-After': '5' };\n",
+      'server/platform/challenge.ts': 'export const c = `WWW-Authenticate`;\n',
+      'server/http/errors.ts': "export const w = 'WWW-Authenticate';\n",
+    });
+    expect(layeringViolations(root).sort()).toEqual([
+      expect.stringMatching(/^server\/domain\/auth\/limits\.ts:2 names the header Retry-After: a Problem states/),
+      expect.stringMatching(/^server\/platform\/challenge\.ts:1 names the header WWW-Authenticate/),
+    ]);
+  });
+
   it('refuses the platform importing the domain, and the HTTP layer importing the assembly', () => {
     const root = tree({
       'server/start.ts': 'export const s = 1;\n',

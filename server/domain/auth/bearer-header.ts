@@ -23,14 +23,12 @@ export function bearerCredentialOf(header: string | undefined): BearerCredential
 export const missingToken = (): Problem =>
   new Problem('unauthorized', "Send an access token in the Authorization header as 'Bearer <token>'.", {
     error: 'invalid_token',
-    headers: { 'WWW-Authenticate': 'Bearer realm="payouts"' },
+    challenge: { scheme: 'Bearer', realm: 'payouts' },
   });
 
 /** A token was sent and cannot be used: the detail says why, the challenge says `invalid_token`. */
-export const invalidToken = (description: string): Problem => {
-  const quotable = description.replace(/["\\]/g, "'"); // error_description may not hold `"` or `\` (RFC 6750 §3)
-  return new Problem('unauthorized', description, {
+export const invalidToken = (description: string): Problem =>
+  new Problem('unauthorized', description, {
     error: 'invalid_token',
-    headers: { 'WWW-Authenticate': `Bearer realm="payouts", error="invalid_token", error_description="${quotable}"` },
+    challenge: { scheme: 'Bearer', realm: 'payouts', error: 'invalid_token', description },
   });
-};

@@ -20,14 +20,14 @@ const both = 'Send client_id and client_secret in the body, or both in an Author
 export const invalidBasicClient = (): Problem =>
   new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
     error: 'invalid_client',
-    headers: { 'WWW-Authenticate': 'Basic realm="payouts"' },
+    challenge: { scheme: 'Basic', realm: 'payouts' },
   });
 
 /** Neither a Basic header nor both body fields: 401 `invalid_client`, challenging with the scheme to use. */
 export const noClientAuthentication = (): Problem =>
   new Problem('invalid-client', `No client credentials were sent. ${both}`, {
     error: 'invalid_client',
-    headers: { 'WWW-Authenticate': 'Basic realm="payouts"' },
+    challenge: { scheme: 'Basic', realm: 'payouts' },
   });
 
 /** Form-decoding of one part of the Basic credential (`+` is a space, then percent-decoding); undefined when broken. */

@@ -79,7 +79,7 @@ export class FailedAttempts {
       throw new Problem(
         'rate-limited',
         `Failed ${this.kind.what} cannot be counted just now; retry after ${uncheckedRetryAfterSeconds} seconds.`,
-        { headers: { 'Retry-After': String(uncheckedRetryAfterSeconds) } },
+        { retryAfterSeconds: uncheckedRetryAfterSeconds },
       );
     }
     return {
@@ -99,7 +99,7 @@ export class FailedAttempts {
 function refused(kind: AttemptKind, what: string, msBeforeNext: number): Problem {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new Problem('rate-limited', `Too many failed ${kind.what} ${what}; retry after ${retryAfter} seconds.`, {
-    headers: { 'Retry-After': String(retryAfter) },
+    retryAfterSeconds: retryAfter,
   });
 }
 

@@ -58,7 +58,7 @@ function replacedSecret(refusal: Problem, rolledAt: number): Problem {
 function invalidBodyClient(): Problem {
   return new Problem('invalid-client', 'The Client ID or Client Secret is wrong, or the credentials were revoked.', {
     error: 'invalid_client',
-    headers: { 'WWW-Authenticate': 'Bearer realm="payouts", error="invalid_client"' },
+    challenge: { scheme: 'Bearer', realm: 'payouts', error: 'invalid_client' },
   });
 }
 

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../generated/console/schema.js';
 import { newConsoleSessionId } from '../../platform/ids/identifiers.js';
 import type { Environment } from '../../platform/environment.js';
-import { Problem } from '../../platform/problems.js';
+import { type Challenge, Problem } from '../../platform/problems.js';
 import { foldCase } from '../../platform/store/case-folding.js';
 import type { Store } from '../../platform/store/database.js';
 import { isoTimestamp } from '../../platform/store/timestamps.js';
@@ -47,10 +47,10 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 /** The challenge of a console 401 (RFC 9110 asks every 401 for one): the `Cookie` scheme of the Cookie-based HTTP
  * Authentication draft, naming where to sign in. */
-export const sessionChallenge = { 'WWW-Authenticate': 'Cookie realm="console", form-action="/console/api/sessions"' };
+export const sessionChallenge: Challenge = { scheme: 'Cookie', realm: 'console', formAction: '/console/api/sessions' };
 
 export const noSession = () =>
-  new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.', { headers: sessionChallenge });
+  new Problem('unauthorized', 'No console session; sign in at POST /console/api/sessions.', { challenge: sessionChallenge });
 
 export class ConsoleSessions {
   constructor(
@@ -76,7 +76,7 @@ export class ConsoleSessions {
       .executeTakeFirst();
     const matches = await passwordMatches(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !matches)
-      throw new Problem('invalid-sign-in', 'The email address or the password is wrong.', { headers: sessionChallenge });
+      throw new Problem('invalid-sign-in', 'The email address or the password is wrong.', { challenge: sessionChallenge });
     await attempt.succeeded();
     const now = this.settings.now();
     const token = newToken();

@@ -419,7 +419,7 @@ export class WebhookDispatcher {
       throw new Problem(
         'rate-limited',
         `Every delivery slot of this receiver or of this merchant is in use; retry after ${retryAfter} seconds.`,
-        { headers: { 'Retry-After': String(retryAfter) } },
+        { retryAfterSeconds: retryAfter },
       );
     }
     try {
