@@ -1,8 +1,12 @@
-// Polls a condition until it holds or a deadline passes: every wait in these suites is bounded.
-export async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+// Waits on a condition with vitest's own poll (vi.waitFor), so every wait in these suites is bounded, and says what
+// it waited for when the time runs out.
+import { vi } from 'vitest';
+
+export function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      if (!(await condition())) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    },
+    { timeout: timeoutMs, interval: everyMs },
+  );
 }
