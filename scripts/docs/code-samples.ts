@@ -328,7 +328,7 @@ export function sampleRequest(group: Group, doc: Node, o: PlacedOperation, examp
 
 /** A word for the shell, single-quoted. */
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-/** Text inside double quotes or an unquoted here-document, where `$`, `` ` `` and `\` are the shell's. */
+/** Text inside double quotes, where `$`, `` ` ``, `\` and `"` are the shell's. */
 const shellLiteral = (s: string) => s.replace(/[\\$`"]/g, '\\$&');
 
 const shellValue = (v: unknown) => (v instanceof Slot ? (v.variable ? `$${v.variable.name}` : freshShell) : undefined);
@@ -356,12 +356,13 @@ function curlBody(body: unknown): string {
   const slots: Slot[] = [];
   const json = JSON.stringify(body, (_, v) => (v instanceof Slot ? `@@slot${slots.push(v) - 1}@@` : v), 2);
   if (slots.length === 0) return `-d ${shellQuote(json)}`;
-  const filled = shellLiteral(json).replace(/\\"@@slot(\d+)@@\\"|"@@slot(\d+)@@"/g, (_, a: string, b: string) => {
-    const slot = slots[Number(a ?? b)]!;
+  // An unquoted here-document expands `$`, `` ` `` and `\`: the JSON's own are escaped, the slots' expand.
+  const filled = json.replace(/[\\$`]/g, '\\$&').replace(/"@@slot(\d+)@@"/g, (_, i: string) => {
+    const slot = slots[Number(i)]!;
     const v = shellValue(slot)!;
     return slot.variable && typeof slot.variable.documented === 'number' ? v : `"${v}"`;
   });
-  return `-d @- <<JSON\n${filled.replace(/\\"/g, '"')}\nJSON`;
+  return `-d @- <<JSON\n${filled}\nJSON`;
 }
 
 /** The comment lines that say what each variable of a sample is. */

@@ -2,7 +2,7 @@
 // reader's local midnight) and the webhook deliveries that failed in the last 24 hours. Each is counted over at most
 // `figureLimit` items, so an overview never pages through a whole history; a count that reached it says so.
 import { eachPayout, type MerchantClient } from '@payout-service/client';
-import type { WebhookApi } from './webhooks.js';
+import type { Webhook, WebhookApi } from './webhooks.js';
 
 /** The most items a figure reads. */
 export const figureLimit = 1000;
@@ -39,19 +39,26 @@ export const todaysPayouts = (merchant: MerchantClient): Promise<Counted<string>
   countBy(eachPayout(merchant, { CreatedFrom: startOfToday().toISOString(), PageSize: page }), (p) => p.Status);
 
 /** Failed deliveries of the last 24 hours, by registration (newest first, so each log is read only that far back). */
-export async function failedDeliveries(api: WebhookApi, now = Date.now()): Promise<{ byWebhook: Map<string, number>; capped: boolean }> {
+export async function failedDeliveries(
+  api: WebhookApi,
+  now = Date.now(),
+): Promise<{ byWebhook: { webhook: Webhook; failures: number }[]; total: number; capped: boolean }> {
   const since = now - 24 * 60 * 60 * 1000;
-  const byWebhook = new Map<string, number>();
+  const byWebhook: { webhook: Webhook; failures: number }[] = [];
   let read = 0;
+  let total = 0;
   for (const webhook of await api.list()) {
     const log = api.deliveries(webhook.id, page);
+    let failures = 0;
     while (read < figureLimit) {
       const next = await log.next();
       if (next.done || Date.parse(next.value.attemptedOn) < since) break;
       read += 1;
-      if (next.value.outcome === 'failed') byWebhook.set(webhook.id, (byWebhook.get(webhook.id) ?? 0) + 1);
+      if (next.value.outcome === 'failed') failures += 1;
     }
-    if (read >= figureLimit) return { byWebhook, capped: true };
+    if (failures > 0) byWebhook.push({ webhook, failures });
+    total += failures;
+    if (read >= figureLimit) return { byWebhook, total, capped: true };
   }
-  return { byWebhook, capped: false };
+  return { byWebhook, total, capped: false };
 }

@@ -20,7 +20,7 @@ import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { SimulationResult } from '../ui/simulation-result.js';
 import { Badge, Time } from '../ui/values.js';
 import { EventList } from './events.js';
@@ -75,11 +75,9 @@ export function BusinessPage({ id }: { id: number }) {
   const b = business.value;
   if (isNotFound(business.error))
     return (
-      <Page title="No such business">
-        <Missing error={business.error}>
-          <Link href="/banking">All businesses</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such business" error={business.error}>
+        <Link href="/banking">All businesses</Link>
+      </MissingPage>
     );
   return (
     <Page title={b ? b.legalName : `Business ${id}`}>
@@ -158,11 +156,9 @@ export function AccountPage({ id }: { id: number }) {
   const entries = usePager(() => eachAccountLedgerEntry(banking, id, { PageSize: pageSize }), [banking, id]);
   if (isNotFound(balance.error))
     return (
-      <Page title="No such account">
-        <Missing error={balance.error}>
-          <Link href="/banking">All businesses</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such account" error={balance.error}>
+        <Link href="/banking">All businesses</Link>
+      </MissingPage>
     );
   return (
     <Page title={`Account ${id}`}>
@@ -316,11 +312,9 @@ export function TransferPage({ id }: { id: number }) {
   const t = transfer.value;
   if (isNotFound(transfer.error))
     return (
-      <Page title="No such transfer">
-        <Missing error={transfer.error}>
-          <Link href="/banking">All businesses</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such transfer" error={transfer.error}>
+        <Link href="/banking">All businesses</Link>
+      </MissingPage>
     );
   return (
     <Page title={`Transfer ${id}`}>

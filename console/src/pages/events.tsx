@@ -8,7 +8,7 @@ import { useConsole } from '../context.js';
 import { Link } from '../router.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Payload, Time } from '../ui/values.js';
@@ -116,11 +116,9 @@ export function EventPage({ id }: { id: string }) {
   const event = useLoad(() => api.get(id), [api, id]);
   if (isNotFound(event.error))
     return (
-      <Page title="No such event">
-        <Missing error={event.error}>
-          <Link href="/events">All events</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such event" error={event.error}>
+        <Link href="/events">All events</Link>
+      </MissingPage>
     );
   return (
     <Page title="Event">

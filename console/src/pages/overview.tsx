@@ -3,12 +3,12 @@
 import { eachPayout, type MerchantClient, merchantEnums } from '@payout-service/client';
 import { useMemo } from 'preact/hooks';
 import { failedDeliveries, figureLimit, todaysPayouts } from '../api/figures.js';
-import { usePayeeNames } from '../api/payee-names.js';
 import { webhooksOf } from '../api/webhooks.js';
 import { useConsole } from '../context.js';
 import { Link } from '../router.js';
-import { counted, formatAmount } from '../ui/format.js';
+import { counted } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
+import { PayoutTable } from './payouts.js';
 import { Page, Section } from '../ui/page.js';
 import { ProblemNote } from '../ui/problem.js';
 import { Badge, Time } from '../ui/values.js';
@@ -32,10 +32,6 @@ function TodaysPayouts({ merchant }: { merchant: MerchantClient }) {
     }
     return out;
   }, [merchant]);
-  const names = usePayeeNames(
-    merchant,
-    (latest.value ?? []).map((p) => p.PayeeId),
-  );
   const t = today.value;
   return (
     <>
@@ -77,38 +73,7 @@ function TodaysPayouts({ merchant }: { merchant: MerchantClient }) {
       </Section>
       <Section title="Latest payouts" id="overview-latest">
         {latest.error ? <ProblemNote error={latest.error} /> : null}
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              <th scope="col">Payee</th>
-              <th scope="col" class="number">
-                Amount
-              </th>
-              <th scope="col">State</th>
-              <th scope="col" class="wide-only">
-                Created
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(latest.value ?? []).map((p) => (
-              <tr key={p.PayoutUniqueReference}>
-                <td>
-                  <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
-                </td>
-                <td>{names.get(p.PayeeId) ?? p.PayeeId}</td>
-                <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
-                <td>
-                  <Badge value={p.Status} />
-                </td>
-                <td class="wide-only">
-                  <Time iso={p.CreatedOn} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PayoutTable payouts={latest.value ?? []} />
         {latest.value?.length === 0 ? <p class="muted">No payouts yet.</p> : null}
       </Section>
     </>
@@ -118,27 +83,24 @@ function TodaysPayouts({ merchant }: { merchant: MerchantClient }) {
 function FailedDeliveries() {
   const { clients } = useConsole();
   const api = useMemo(() => webhooksOf(clients), [clients]);
-  const webhooks = useLoad(() => api.list(), [api]);
   const failed = useLoad(() => failedDeliveries(api), [api]);
   const f = failed.value;
-  const rows = (webhooks.value ?? []).filter((w) => f?.byWebhook.has(w.id));
-  const total = [...(f?.byWebhook.values() ?? [])].reduce((a, b) => a + b, 0);
   return (
     <Section title="Failed deliveries, last 24 hours" id="overview-failed">
       {failed.error ? <ProblemNote error={failed.error} /> : null}
       {f ? (
         <p role="status">
-          {counted(total, ['failed delivery', 'failed deliveries'])}
+          {counted(f.total, ['failed delivery', 'failed deliveries'])}
           {f.capped ? ` among the latest ${figureLimit} read` : ''}.
         </p>
       ) : (
         <p class="muted">Reading the delivery logs…</p>
       )}
-      {rows.length > 0 ? (
+      {f && f.byWebhook.length > 0 ? (
         <ul>
-          {rows.map((w) => (
-            <li key={w.id}>
-              <Link href={`/webhooks/${w.id}`}>{w.url}</Link>: {counted(f!.byWebhook.get(w.id)!, ['failure', 'failures'])}
+          {f.byWebhook.map(({ webhook, failures }) => (
+            <li key={webhook.id}>
+              <Link href={`/webhooks/${webhook.id}`}>{webhook.url}</Link>: {counted(failures, ['failure', 'failures'])}
             </li>
           ))}
         </ul>

@@ -11,7 +11,7 @@ import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { SimulationResult } from '../ui/simulation-result.js';
 import { Badge, Time } from '../ui/values.js';
 import { EventList } from './events.js';
@@ -164,11 +164,9 @@ export function PaymentPage({ id }: { id: number }) {
   const statusHistory: P['TransactionStatusChange'][] = record.value?.data[0]?.statusHistory ?? [];
   if (isNotFound(payment.error))
     return (
-      <Page title="No such payment">
-        <Missing error={payment.error}>
-          <Link href="/payments">All payments</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such payment" error={payment.error}>
+        <Link href="/payments">All payments</Link>
+      </MissingPage>
     );
   return (
     <Page title={`Payment ${id}`}>

@@ -9,7 +9,7 @@ import { Choice, Field, optional, useFields } from '../ui/field.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { Badge, Time } from '../ui/values.js';
 
 export function PayeesPage() {
@@ -194,11 +194,9 @@ export function PayeePage({ id }: { id: number }) {
   const p = payee.value;
   if (isNotFound(payee.error))
     return (
-      <Page title="No such payee">
-        <Missing error={payee.error}>
-          <Link href="/payees">All payees</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such payee" error={payee.error}>
+        <Link href="/payees">All payees</Link>
+      </MissingPage>
     );
   return (
     <Page title={p ? p.name : `Payee ${id}`}>

@@ -14,7 +14,7 @@ import { formatAmount } from '../ui/format.js';
 import { useLoad } from '../ui/load.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { SimulationResult } from '../ui/simulation-result.js';
 import { Badge, Payload, Time } from '../ui/values.js';
 import { EventList, toInstant } from './events.js';
@@ -82,6 +82,55 @@ function CreatePayout({ payee }: { payee: string }) {
   );
 }
 
+/** Payouts as rows: each with the payee it pays by name (and id), its amount, state and times. */
+export function PayoutTable({ payouts }: { payouts: Payout[] }) {
+  const { merchant } = useMerchant();
+  const payees = usePayeeNames(
+    merchant,
+    payouts.map((p) => p.PayeeId),
+  );
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Reference</th>
+          <th scope="col">Payee</th>
+          <th scope="col" class="number">
+            Amount
+          </th>
+          <th scope="col">State</th>
+          <th scope="col">Created</th>
+          <th scope="col" class="wide-only">
+            Updated
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {payouts.map((p) => (
+          <tr key={p.PayoutUniqueReference}>
+            <td>
+              <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
+            </td>
+            <td>
+              <PayeeName id={p.PayeeId} name={payees.get(p.PayeeId)} />
+            </td>
+            <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
+            <td>
+              <Badge value={p.Status} />
+            </td>
+            <td>
+              <Time iso={p.CreatedOn} />
+            </td>
+            <td class="wide-only">
+              <Time iso={p.UpdatedOn} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function PayoutsPage() {
   const { merchant } = useMerchant();
   const initial = new URLSearchParams(location.search);
@@ -91,10 +140,6 @@ export function PayoutsPage() {
     ...(draft.payee ? { PayeeId: Number(draft.payee) } : {}),
   });
   const pager = usePager(() => eachPayout(merchant, { ...filters, PageSize: pageSize }), [merchant, filters]);
-  const payees = usePayeeNames(
-    merchant,
-    pager.items.map((p) => p.PayeeId),
-  );
   const apply = (e: Event) => {
     e.preventDefault();
     setFilters({
@@ -143,44 +188,7 @@ export function PayoutsPage() {
         </div>
         <button type="submit">Filter</button>
       </form>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Reference</th>
-            <th scope="col">Payee</th>
-            <th scope="col" class="number">
-              Amount
-            </th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-            <th scope="col" class="wide-only">
-              Updated
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pager.items.map((p) => (
-            <tr key={p.PayoutUniqueReference}>
-              <td>
-                <Link href={`/payouts/${p.PayoutUniqueReference}`}>{p.PayoutUniqueReference}</Link>
-              </td>
-              <td>
-                <PayeeName id={p.PayeeId} name={payees.get(p.PayeeId)} />
-              </td>
-              <td class="number">{formatAmount(p.Amount, p.Currency)}</td>
-              <td>
-                <Badge value={p.Status} />
-              </td>
-              <td>
-                <Time iso={p.CreatedOn} />
-              </td>
-              <td class="wide-only">
-                <Time iso={p.UpdatedOn} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PayoutTable payouts={pager.items} />
       <PagerFooter pager={pager} noun={['payout', 'payouts']} />
       <Section title="Send a payout" id="payout-create">
         <CreatePayout payee={draft.payee} />
@@ -205,11 +213,9 @@ export function PayoutPage({ reference }: { reference: string }) {
   const timeline = [...history.items].reverse();
   if (isNotFound(payout.error))
     return (
-      <Page title="No such payout">
-        <Missing error={payout.error}>
-          Check the reference, or find the payout in <Link href="/payouts">all payouts</Link>.
-        </Missing>
-      </Page>
+      <MissingPage title="No such payout" error={payout.error}>
+        Check the reference, or find the payout in <Link href="/payouts">all payouts</Link>.
+      </MissingPage>
     );
   return (
     <Page title={`Payout ${reference}`}>

@@ -9,7 +9,7 @@ import { useAction } from '../ui/action.js';
 import { formatDuration } from '../ui/format.js';
 import { Page, Section } from '../ui/page.js';
 import { PagerFooter, pageSize, usePager } from '../ui/pager.js';
-import { isNotFound, Missing, ProblemNote } from '../ui/problem.js';
+import { isNotFound, MissingPage, ProblemNote } from '../ui/problem.js';
 import { SecretOnce } from '../ui/secret.js';
 import { Badge, Time } from '../ui/values.js';
 import { useLoad } from '../ui/load.js';
@@ -228,11 +228,9 @@ export function WebhookPage({ id }: { id: string }) {
 
   if (isNotFound(webhook.error))
     return (
-      <Page title="No such registration">
-        <Missing error={webhook.error}>
-          <Link href="/webhooks">All registrations</Link>
-        </Missing>
-      </Page>
+      <MissingPage title="No such registration" error={webhook.error}>
+        <Link href="/webhooks">All registrations</Link>
+      </MissingPage>
     );
   return (
     <Page title="Webhook registration">

@@ -2,17 +2,20 @@
 // request id to quote to support), or the connection failure.
 import { ApiProblemError, ConnectionError } from '@payout-service/client';
 import type { ComponentChildren } from 'preact';
+import { Page } from './page.js';
 
 /** Whether a read found nothing: the service answered 404 (another tenant's resource reads the same). */
 export const isNotFound = (error: unknown): boolean => error instanceof ApiProblemError && error.status === 404;
 
-/** A detail page whose resource does not exist: what the service said, and the way back; nothing else of the page. */
-export function Missing({ error, children }: { error: unknown; children: ComponentChildren }) {
+/** A detail page whose resource does not exist: its title, what the service said, and the way back; nothing else. */
+export function MissingPage({ title, error, children }: { title: string; error: unknown; children: ComponentChildren }) {
   return (
-    <div class="missing" role="alert">
-      <p>{error instanceof ApiProblemError ? error.detail : 'It does not exist.'}</p>
-      <p>{children}</p>
-    </div>
+    <Page title={title}>
+      <div class="missing" role="alert">
+        <p>{error instanceof ApiProblemError ? error.detail : 'It does not exist.'}</p>
+        <p>{children}</p>
+      </div>
+    </Page>
   );
 }
 
