@@ -9,6 +9,7 @@ import { allowedPayoutTransitions } from '../../server/domain/payouts/payout-tra
 import { allowedTransferTransitions } from '../../server/domain/banking/transfer-transitions.js';
 import { retrySchedule } from '../../server/domain/webhooks/webhook-dispatcher.js';
 import { loadConfig } from '../../server/platform/config.js';
+import { walk } from '../../scripts/contract/document.js';
 import { bundles, type Json } from '../support/contract.js';
 
 const tables: Record<string, Readonly<Record<string, readonly string[]>>> = {
@@ -20,11 +21,12 @@ const tables: Record<string, Readonly<Record<string, readonly string[]>>> = {
 const stateOf = (kind: string, state: string) => (kind === 'transfer' && state === 'created' ? 'pending' : state);
 
 /** Every description of a document, with where it is. */
-function descriptions(node: unknown, at = '#'): [string, string][] {
-  if (!node || typeof node !== 'object') return [];
-  return Object.entries(node).flatMap(([k, v]) =>
-    k === 'description' && typeof v === 'string' ? [[at, v] as [string, string]] : descriptions(v, `${at}/${k}`),
-  );
+function descriptions(doc: unknown): [string, string][] {
+  const found: [string, string][] = [];
+  walk(doc, (node, keys) => {
+    if (keys.at(-1) === 'description' && typeof node === 'string') found.push([`#/${keys.join('/')}`, node]);
+  });
+  return found;
 }
 
 /** A delay in the words the contract uses: "30 seconds", "2 minutes", "half an hour", "8 hours". */
